@@ -1,0 +1,44 @@
+# quietcore: thin entry points; the work is in scripts/ (see README.md).
+# `make setup` as root once; everything else as an ordinary user.
+
+VARIANT  ?= spinlock
+VARIANTS ?= spinlock
+SCENARIO ?= oslat
+DURATION ?= 20
+ISOLATED ?= 1-3
+RUN      ?=
+
+.PHONY: all setup build run compare report test test-fast clean help
+
+all: help
+
+help:
+	@echo "make setup                      install Debian packages (root, once)"
+	@echo "make test                       fast checks + end-to-end guest boot (KTAP)"
+	@echo "make test-fast                  the checks that boot nothing"
+	@echo "make compare [VARIANTS=...] [SCENARIO=...] [DURATION=s] [ISOLATED=1-3]"
+	@echo "make build VARIANT=wq           build one variant's guest kernel"
+	@echo "make run VARIANT=wq [SCENARIO=...] [DURATION=s]"
+	@echo "make clean                      remove build outputs in the cache"
+
+setup:
+	@scripts/setup.sh
+
+build:
+	@scripts/build.sh $(VARIANT)
+
+run:
+	@scripts/run.sh -V $(VARIANT) -s $(SCENARIO) -d $(DURATION) -c $(ISOLATED)
+
+compare:
+	@scripts/compare.sh --variants "$(VARIANTS)" --scenario $(SCENARIO) \
+		--duration $(DURATION) --isolated $(ISOLATED)
+
+test:
+	@tests/run.sh
+
+test-fast:
+	@tests/run.sh --fast
+
+clean:
+	@scripts/clean.sh

@@ -1,0 +1,88 @@
+#!/bin/sh
+# boot.sh: boot one guest in QEMU and bring its results home.
+#
+#   boot.sh --kernel BZIMAGE --initrd CPIO --out DIR --isolated LIST
+#           [--smp N] [--mem MB] [--accel tcg|kvm] [--timeout S] [--append ARGS]
+#
+# The serial console goes to DIR/console.log; "QC:" progress lines are
+# shown as they arrive. The guest writes its /results as a tar stream to a
+# raw virtio disk, unpacked here into DIR. Exit 0 only when the guest said
+# "QC-EXIT: 0"; a failing scenario, a panic or a hang is a one-line error
+# quoting the console lines that matter.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2 ;; --initrd) initrd=$2 ;; --out) out=$2 ;;
+	--isolated) isolated=$2 ;; --smp) smp=$2 ;; --mem) mem=$2 ;;
+	--accel) accel=$2 ;; --timeout) timeout=$2 ;; --append) append=$2 ;;
+	*) die "boot.sh: unknown option '$1'" ;;
+	esac
+	shift 2
+done
+[ -f "$kernel" ] || die "no kernel image '$kernel': build the variant first (scripts/build.sh)"
+[ -f "$initrd" ] || die "no initramfs '$initrd'"
+[ -n "$out" ] && [ -n "$isolated" ] || die "boot.sh needs --out and --isolated"
+need_cmd qemu-system-x86_64 timeout tar
+mkdir -p "$out"
+
+# The isolation the design asks for, derived from one CPU list.
+cmdline="console=ttyS0,115200 panic=-1 tsc=reliable"
+cmdline="$cmdline nohz_full=$isolated isolcpus=nohz,domain,managed_irq,$isolated"
+cmdline="$cmdline rcu_nocbs=$isolated irqaffinity=$(housekeeping_of "$isolated" "$smp")"
+cmdline="$cmdline qc.isolated=$isolated qc.housekeeping=$(housekeeping_of "$isolated" "$smp") $append"
+
+disk=$out/.results.img
+rm -f "$disk"
+truncate -s 1G "$disk"
+accel_opt="tcg,thread=multi"
+[ "$accel" = kvm ] && accel_opt=kvm
+set -- qemu-system-x86_64 -nodefaults -machine pc -accel "$accel_opt" -cpu max \
+	-smp "$smp" -m "$mem" -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+	-drive "file=$disk,format=raw,if=virtio" \
+	-display none -monitor none -serial "file:$out/console.log" -no-reboot
+{
+	echo "accel: $accel"
+	echo "smp: $smp"
+	echo "mem_mb: $mem"
+	echo "kernel_cmdline: $cmdline"
+	echo "qemu: $*"
+} > "$out/boot-params.txt"
+
+: > "$out/console.log"
+start=$(date +%s)
+timeout -k 5 "$timeout" "$@" </dev/null 2>"$out/qemu.err" &
+qpid=$!
+# Show the guest's own progress lines while it runs.
+tail -n +1 -s 0.5 -f --pid=$qpid "$out/console.log" 2>/dev/null | while IFS= read -r line; do
+	case $line in
+	QC:\ booted*)
+		echo "boot_s: $(( $(date +%s) - start ))" >> "$out/boot-params.txt"
+		info "${line#QC: } (+$(( $(date +%s) - start )) s)" ;;
+	QC:*) info "${line#QC: }" ;;
+	esac
+done &
+tpid=$!
+rc=0
+wait $qpid || rc=$?
+wait $tpid 2>/dev/null || true
+echo "wall_s: $(( $(date +%s) - start ))" >> "$out/boot-params.txt"
+
+# Lines worth quoting when a guest dies: the first splat and its context.
+splat() { grep -m3 -E 'Kernel panic|BUG:|Oops|WARNING:|general protection|RCU.*stall|lockdep|circular locking' "$out/console.log" | tr '\n' ' ' | cut -c1-300; }
+
+guest_rc=$(sed -n 's/^QC-EXIT: \([0-9]*\).*/\1/p' "$out/console.log" | tail -n1 | tr -d '\r')
+if [ -z "$guest_rc" ]; then
+	rm -f "$disk"
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		die "guest hung: no exit within $timeout s (last console line: $(tail -n1 "$out/console.log" | tr -d '\r' | cut -c1-160)); see $out/console.log"
+	fi
+	s=$(splat)
+	die "guest died before finishing${s:+: $s}; see $out/console.log"
+fi
+tar -xf "$disk" -C "$out" 2>/dev/null || { rm -f "$disk"; die "could not read the guest's results disk; see $out/console.log"; }
+rm -f "$disk"
+[ "$guest_rc" -eq 0 ] ||
+	die "guest scenario failed with exit $guest_rc: see $out/scenario.log ($(tail -n1 "$out/scenario.log" 2>/dev/null | cut -c1-160))"

@@ -1,0 +1,85 @@
+#!/bin/sh
+# build.sh [--debug] VARIANT: build VARIANT's guest kernel out of tree.
+#
+# tinyconfig + configs/guest.config (+ configs/debug.config with --debug),
+# every requested option checked after olddefconfig, then bzImage and the
+# project's guest module. make and ccache rebuild only what changed.
+# Prints the build directory on success.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+flavour=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--debug) flavour=debug; shift ;;
+	-h|--help) echo "usage: $0 [--debug] VARIANT"; exit 0 ;;
+	-*) die "unknown option '$1' (usage: $0 [--debug] VARIANT)" ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || die "usage: $0 [--debug] VARIANT"
+variant=$1
+check_variant "$variant"
+need_cmd gcc make flex bison bc ccache git
+label=$variant${flavour:+ ($flavour)}
+
+step 1 4 "kernel tree for $label"
+tree=$("$QC_ROOT/scripts/tree.sh" "$variant")
+out=$(qc_build_dir "$variant" "$flavour")
+mkdir -p "$out"
+
+fragments="$QC_ROOT/configs/guest.config"
+[ -z "$flavour" ] || fragments="$fragments $QC_ROOT/configs/$flavour.config"
+
+kmake() {
+	make -C "$tree" ARCH="$QC_ARCH" O="$1" CC="ccache gcc" \
+		KBUILD_BUILD_USER=quietcore KBUILD_BUILD_HOST=quietcore \
+		KBUILD_BUILD_TIMESTAMP="$(stat -c %y "$tree/Makefile")" "$@"
+}
+
+step 2 4 "config: tinyconfig + $(for f in $fragments; do basename "$f"; done | tr '\n' ' ')"
+# Generate in a scratch directory and copy only on change, so an unchanged
+# config does not touch the build directory's timestamps.
+cfg=$out/.qc-config
+mkdir -p "$cfg"
+make -s -C "$tree" ARCH="$QC_ARCH" O="$cfg" tinyconfig >"$cfg/log" 2>&1 ||
+	die "tinyconfig failed for $label: see $cfg/log"
+# shellcheck disable=SC2086
+"$tree/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" $fragments >>"$cfg/log" 2>&1 ||
+	die "merging config fragments failed for $label: see $cfg/log"
+make -s -C "$tree" ARCH="$QC_ARCH" O="$cfg" olddefconfig >>"$cfg/log" 2>&1 ||
+	die "olddefconfig failed for $label: see $cfg/log"
+lost=$(for f in $fragments; do
+	grep -E '^CONFIG_[A-Z0-9_]+=' "$f" | while read -r line; do
+		grep -qx "$line" "$cfg/.config" || echo "${line%%=*}"
+	done
+done | tr '\n' ' ')
+[ -z "$lost" ] || die "Kconfig dropped requested options for $label: ${lost}(check their dependencies in configs/)"
+cmp -s "$cfg/.config" "$out/.config" || cp "$cfg/.config" "$out/.config"
+
+step 3 4 "compiling $label in $out ($QC_JOBS jobs, ccache)"
+export CCACHE_DIR="${CCACHE_DIR:-$QC_CACHE/ccache}"
+ccache -M 8G >/dev/null 2>&1 || true
+start=$(date +%s)
+# One progress line per 250 objects keeps a cold build's log readable.
+if ! kmake "$out" -j"$QC_JOBS" bzImage modules 2>&1 | tee "$out/build.log" |
+	awk '/^  CC /{n++; if (n % 250 == 0) { printf "[build] %d objects compiled\n", n; fflush() }}' >&2 ||
+	! [ -f "$out/arch/x86/boot/bzImage" ] || grep -q 'Error [0-9]' "$out/build.log"; then
+	grep -E 'error|Error' "$out/build.log" | head -5 >&2
+	die "kernel build failed for $label: see $out/build.log"
+fi
+info "kernel built in $(( $(date +%s) - start )) s: $out/arch/x86/boot/bzImage"
+
+step 4 4 "guest module for $label"
+# hammer/ holds the module's sources; it is built in the build directory
+# so that variants never share objects.
+if [ -f "$QC_ROOT/hammer/Kbuild" ]; then
+	mod=$out/qc-module
+	mkdir -p "$mod"
+	for f in "$QC_ROOT"/hammer/Kbuild "$QC_ROOT"/hammer/*.c "$QC_ROOT"/hammer/*.h; do
+		if [ -f "$f" ] && ! cmp -s "$f" "$mod/$(basename "$f")"; then cp "$f" "$mod/"; fi
+	done
+	kmake "$out" M="$mod" modules >"$out/module.log" 2>&1 ||
+		{ tail -5 "$out/module.log" >&2; die "guest module build failed for $label: see $out/module.log"; }
+fi
+echo "$out"

@@ -1,0 +1,89 @@
+# quietcore shared shell library: sourced by every host-side script.
+# Logging, progress, one-line errors, the cache layout and CPU lists.
+# shellcheck shell=sh
+
+QC_ROOT=${QC_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+QC_CACHE=${QC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/quietcore}
+QC_ARCH=x86_64
+QC_JOBS=${QC_JOBS:-$(nproc 2>/dev/null || echo 2)}
+QC_PRISTINE=$QC_CACHE/linux-source-6.1
+QC_TARBALL=${QC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+
+qc_prog=${qc_prog:-$(basename "$0" .sh)}
+
+info() { printf '[%s] %s\n' "$qc_prog" "$*" >&2; }
+warn() { printf '[%s] warning: %s\n' "$qc_prog" "$*" >&2; }
+# die: the one-line error every bad input ends in, then a non-zero exit.
+# A run in progress names its status file in QC_STATUS_FILE, so that the
+# reason lands in the run's own files too, never a half result left as whole.
+die() {
+	printf 'quietcore: error: %s\n' "$*" >&2
+	[ -z "${QC_STATUS_FILE:-}" ] || echo "failed: $*" > "$QC_STATUS_FILE"
+	exit 1
+}
+# step N TOTAL MSG: the "step x/y" progress line long jobs print.
+step() { printf '[%s] step %s/%s: %s\n' "$qc_prog" "$1" "$2" "$3" >&2; }
+
+need_cmd() {
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			die "'$c' is not installed: run 'sudo make setup' once on this machine"
+	done
+}
+
+# Variants and their bases come from patches/series, nowhere else.
+qc_variants() { awk '!/^#/ && NF >= 2 { print $1 }' "$QC_ROOT/patches/series"; }
+qc_variant_base() {
+	awk -v v="$1" '!/^#/ && $1 == v { print $2; found = 1 } END { exit !found }' \
+		"$QC_ROOT/patches/series"
+}
+check_variant() {
+	qc_variant_base "$1" >/dev/null ||
+		die "unknown variant '$1': choose one of: $(qc_variants | tr '\n' ' ')(see patches/series)"
+}
+# The patch files of one variant, in the order they apply.
+qc_variant_patches() {
+	for p in "$QC_ROOT/patches/$1"/*.patch; do
+		[ -f "$p" ] || continue
+		case $(basename "$p") in 0000-cover-letter.patch) continue ;; esac
+		printf '%s\n' "$p"
+	done
+}
+
+# CPU lists: "1-3,5" <-> one number per line.
+cpulist_expand() {
+	printf '%s\n' "$1" | tr ',' '\n' | while IFS=- read -r lo hi; do
+		case "$lo$hi" in *[!0-9]*|'') return 1 ;; esac
+		[ -n "$hi" ] || hi=$lo
+		[ "$lo" -le "$hi" ] || return 1
+		seq "$lo" "$hi"
+	done
+}
+cpulist_valid() {
+	case $1 in ''|*[!0-9,-]*) return 1 ;; esac
+	cpulist_expand "$1" >/dev/null 2>&1
+}
+
+# Build directory of one variant and flavour ("" or "debug").
+qc_build_dir() { echo "$QC_CACHE/build/$1${2:+-$2}"; }
+qc_tree_dir() { echo "$QC_CACHE/trees/$1"; }
+
+# housekeeping_of ISOLATED SMP: the CPUs of 0..SMP-1 not in ISOLATED, as a list.
+housekeeping_of() {
+	cpulist_expand "$1" > "${TMPDIR:-/tmp}/qc-iso.$$"
+	seq 0 $(($2 - 1)) | grep -vxF -f "${TMPDIR:-/tmp}/qc-iso.$$" | paste -sd, -
+	rm -f "${TMPDIR:-/tmp}/qc-iso.$$"
+}
+
+# Results: one directory per run, named by UTC time so ids sort by time,
+# created with mkdir so that an id is never reused.
+QC_RESULTS=${QC_RESULTS:-$QC_ROOT/results}
+qc_new_run() {
+	mkdir -p "$QC_RESULTS"
+	id=$(date -u +%Y%m%d-%H%M%S)
+	n=1 try=$id
+	until mkdir "$QC_RESULTS/$try" 2>/dev/null; do
+		n=$((n + 1)) try=$id-$n
+	done
+	echo "$try"
+}

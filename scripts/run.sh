@@ -1,0 +1,101 @@
+#!/bin/sh
+# run.sh: build (if needed) and boot one variant, run one scenario in it, and
+# keep everything under results/<run-id>/<variant>/.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $0 [options]
+  -V, --variant NAME      kernel variant: $(qc_variants | tr '\n' ' ')(default spinlock)
+  -s, --scenario NAME     guest scenario: $(ls "$QC_ROOT/guest-init/scenarios" | sed 's/\.sh$//' | tr '\n' ' ')(default oslat)
+  -d, --duration SECONDS  measurement window (default 20)
+  -c, --isolated LIST     isolated CPUs, e.g. 1-3; CPU 0 is housekeeping (default 1-3)
+      --smp N             vCPUs (default 4)
+      --mem MB            guest memory (default 2048)
+      --debug             boot the debug build (configs/debug.config)
+      --run-id ID         add to an existing results/ID instead of a new run
+      --guest-script FILE run FILE in the guest (scenario "custom"); what it
+                          writes in its working directory comes home
+      --timeout SECONDS   hard limit for the guest (default 120 + 3 x duration)
+      --no-build          use the existing build; fail if there is none
+Environment: QC_CACHE (default ~/.cache/quietcore), QC_RESULTS (default
+results/), QC_ACCEL=tcg|kvm to skip the KVM probe.
+USAGE
+}
+
+variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=4 mem=2048
+flavour= run_id= guest_script= timeout= build=yes
+while [ $# -gt 0 ]; do
+	case $1 in
+	-V|--variant) variant=$2; shift ;;
+	-s|--scenario) scenario=$2; shift ;;
+	-d|--duration) duration=$2; shift ;;
+	-c|--isolated) isolated=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--mem) mem=$2; shift ;;
+	--debug) flavour=debug ;;
+	--run-id) run_id=$2; shift ;;
+	--guest-script) guest_script=$2; scenario=custom; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--no-build) build=no ;;
+	-h|--help) usage; exit 0 ;;
+	*) die "unknown option '$1' (see $0 --help)" ;;
+	esac
+	shift
+done
+
+# Check every input before anything is built or written.
+check_variant "$variant"
+[ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] ||
+	die "unknown scenario '$scenario': choose one of: $(ls "$QC_ROOT/guest-init/scenarios" | sed 's/\.sh$//' | tr '\n' ' ')"
+is_count() { case $1 in ''|*[!0-9]*) return 1 ;; esac; [ "$1" -gt 0 ]; }
+is_count "$duration" || die "duration '$duration' is not a whole number of seconds > 0"
+is_count "$smp" || die "--smp '$smp' is not a CPU count"
+is_count "$mem" || die "--mem '$mem' is not a size in MB"
+cpulist_valid "$isolated" || die "isolated CPU list '$isolated' is not a CPU list like 1-3 or 1,3"
+for c in $(cpulist_expand "$isolated"); do
+	[ "$c" -ne 0 ] || die "isolated CPUs '$isolated' include housekeeping CPU 0: CPU 0 always keeps house, isolate CPUs from 1 up (e.g. 1-$((smp - 1)))"
+	[ "$c" -lt "$smp" ] || die "isolated CPU $c does not exist in a $smp-CPU guest: use --smp $((c + 1)) or a smaller list"
+done
+[ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
+[ -n "$timeout" ] || timeout=$((120 + 3 * duration))
+is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
+
+label=$variant${flavour:+-$flavour}
+bdir=$(qc_build_dir "$variant" "$flavour")
+if [ "$build" = yes ]; then
+	"$QC_ROOT/scripts/build.sh" ${flavour:+--$flavour} "$variant" >/dev/null
+else
+	[ -f "$bdir/arch/x86/boot/bzImage" ] ||
+		die "variant $label is not built: run scripts/build.sh ${flavour:+--$flavour }$variant"
+fi
+
+if [ -n "$run_id" ]; then
+	[ -d "$QC_RESULTS/$run_id" ] || die "no run '$run_id' in $QC_RESULTS"
+else
+	run_id=$(qc_new_run)
+fi
+out=$QC_RESULTS/$run_id/$label
+[ ! -e "$out" ] || die "$out already exists: results are never overwritten, start a new run"
+mkdir -p "$out"
+export QC_STATUS_FILE="$out/status"
+echo "running" > "$QC_STATUS_FILE"
+trap 'grep -q "^running" "$QC_STATUS_FILE" 2>/dev/null && echo "failed: interrupted" > "$QC_STATUS_FILE"; exit 130' INT TERM
+
+initrd=$bdir/qc-initramfs.cpio
+"$QC_ROOT/scripts/initramfs.sh" --build "$bdir" ${guest_script:+--extra "$guest_script"} "$initrd"
+accel=$("$QC_ROOT/scripts/accel.sh" "$bdir/arch/x86/boot/bzImage" "$initrd")
+info "booting $label ($accel, $smp vCPUs, isolated $isolated, scenario $scenario, ${duration} s)"
+"$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
+	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
+	--timeout "$timeout" --append "qc.scenario=$scenario qc.duration=$duration qc.variant=$label"
+{
+	echo "variant: $label"
+	echo "scenario: $scenario"
+	echo "duration_s: $duration"
+	echo "kernel_tree: linux-source-6.1 $(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null) + patches/$variant"
+} >> "$out/boot-params.txt"
+echo "ok" > "$QC_STATUS_FILE"
+info "results in $out"
+echo "$out"

@@ -1,0 +1,24 @@
+#!/bin/sh
+# setup.sh: install every Debian package quietcore needs. Run once per
+# machine as root (make setup); idempotent. Everything else runs as an
+# ordinary user.
+set -eu
+qc_prog=setup
+. "$(dirname "$0")/lib.sh"
+
+# kernel source and build
+pkgs="linux-source-6.1 gcc make bc flex bison libelf-dev libssl-dev cpio xz-utils ccache git sparse kmod"
+# guest: emulator, measurement tools, userland
+pkgs="$pkgs qemu-system-x86 rt-tests trace-cmd busybox-static"
+# host analysis and reports
+pkgs="$pkgs libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config jq gnuplot-nox"
+
+[ "$(id -u)" -eq 0 ] ||
+	die "make setup installs Debian packages and must run as root: run 'sudo make setup' (once per machine)"
+need_cmd apt-get
+info "installing: $pkgs"
+apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $pkgs >/dev/null ||
+	die "apt-get could not install the packages above: check the output of 'apt-get install $pkgs'"
+info "done: $(echo $pkgs | wc -w) packages present"

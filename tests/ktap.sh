@@ -1,0 +1,40 @@
+# KTAP output for quietcore's shell tests, in the style of kselftest's
+# ktap_helpers.sh: a plan, one ok/not ok line per check, and a closing
+# count line. Source it; call ktap_plan N first and ktap_finish last.
+# shellcheck shell=sh
+
+ktap_n=0 ktap_pass=0 ktap_fail=0 ktap_skip=0
+
+ktap_plan() { echo "TAP version 13"; echo "1..$1"; }
+ktap_ok() { ktap_n=$((ktap_n + 1)); ktap_pass=$((ktap_pass + 1)); echo "ok $ktap_n $*"; }
+ktap_not_ok() { ktap_n=$((ktap_n + 1)); ktap_fail=$((ktap_fail + 1)); echo "not ok $ktap_n $*"; }
+ktap_skip() { ktap_n=$((ktap_n + 1)); ktap_skip=$((ktap_skip + 1)); echo "ok $ktap_n $* # SKIP"; }
+ktap_diag() { echo "$*" | sed 's/^/# /'; }
+
+# ktap_check DESCRIPTION COMMAND...: one test point from a command's status.
+ktap_check() {
+	desc=$1
+	shift
+	if "$@"; then ktap_ok "$desc"; else ktap_not_ok "$desc"; fi
+}
+
+# expect_error DESCRIPTION PATTERN COMMAND...: the command must fail with a
+# one-line "quietcore: error:" message matching PATTERN.
+expect_error() {
+	desc=$1 pattern=$2
+	shift 2
+	if out=$("$@" 2>&1); then
+		ktap_not_ok "$desc"
+		ktap_diag "exited 0; output: $out"
+	elif printf '%s\n' "$out" | grep -q "^quietcore: error: .*$pattern"; then
+		ktap_ok "$desc"
+	else
+		ktap_not_ok "$desc"
+		ktap_diag "wrong message: $out"
+	fi
+}
+
+ktap_finish() {
+	echo "# $ktap_pass passed, $ktap_fail failed, $ktap_skip skipped"
+	[ "$ktap_fail" -eq 0 ]
+}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# qc-test: slow
+# End to end: build the stock (spinlock) variant, boot it under QEMU with
+# CPUs 1-3 isolated, run oslat there, and check from the guest's own
+# report that the kernel isolated what was asked and oslat measured every
+# isolated CPU. Results go to a scratch directory, not results/.
+. "$(dirname "$0")/ktap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export QC_RESULTS="$scratch/results"
+
+ktap_plan 7
+if out=$("$root/scripts/run.sh" -V spinlock -s oslat -d 10 -c 1-3 2>"$scratch/log"); then
+	ktap_ok "spinlock guest booted and ran oslat for 10 s"
+else
+	ktap_not_ok "spinlock guest booted and ran oslat for 10 s"
+	ktap_diag "$(tail -n 15 "$scratch/log")"
+	out=/nonexistent
+fi
+field() { jq -r "$1" "$out/guest.json" 2>/dev/null; }
+ktap_check "guest reports isolated CPUs 1-3" test "$(field .isolated)" = 1-3
+ktap_check "guest reports nohz_full CPUs 1-3" test "$(field .nohz_full)" = 1-3
+ktap_check "guest booted with all 4 CPUs online" test "$(field .cpus_online)" = 0-3
+cpus=$(jq -r '[.thread[].cpu] | sort | map(tostring) | join(",")' "$out/oslat.json" 2>/dev/null)
+ktap_check "oslat.json has results for CPUs 1,2,3 (got '$cpus')" test "$cpus" = 1,2,3
+ktap_check "every oslat CPU reports a max latency" \
+	test "$(jq '[.thread[] | select(.max > 0)] | length' "$out/oslat.json" 2>/dev/null)" = 3
+ktap_check "the run says it is complete and records its accelerator" \
+	sh -c "grep -qx ok '$out/status' && grep -q '^accel: ' '$out/boot-params.txt'"
+ktap_finish

@@ -1,0 +1,65 @@
+#!/bin/sh
+# Bad input is refused with one clear line and a non-zero exit, before
+# anything is built, booted or written. Boots nothing.
+. "$(dirname "$0")/ktap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export QC_RESULTS="$scratch/results"
+
+ktap_plan 14
+
+expect_error "isolated list containing housekeeping CPU 0 is refused" \
+	"include housekeeping CPU 0" "$root/scripts/run.sh" -c 0-3
+expect_error "isolated CPU beyond the guest's CPUs is refused" \
+	"does not exist in a 4-CPU guest" "$root/scripts/run.sh" -c 1-4
+expect_error "malformed CPU list is refused" "is not a CPU list" "$root/scripts/run.sh" -c 3-1
+expect_error "unknown variant is refused, naming the known ones" \
+	"unknown variant 'vanilla': choose one of: spinlock wq rcu" "$root/scripts/run.sh" -V vanilla
+expect_error "unknown variant is refused by the build too" "unknown variant 'nope'" "$root/scripts/build.sh" nope
+expect_error "unknown scenario is refused" "unknown scenario 'bogus'" "$root/scripts/run.sh" -s bogus
+expect_error "zero duration is refused" "is not a whole number of seconds" "$root/scripts/run.sh" -d 0
+expect_error "missing guest script is refused" "does not exist" "$root/scripts/run.sh" --guest-script /nonexistent
+ktap_check "refused runs wrote no result directory" test ! -e "$QC_RESULTS"
+
+# A machine without the kernel source package: a fresh cache and no tarball.
+expect_error "missing kernel source names the package and make setup" \
+	"missing: run .sudo make setup. (installs linux-source-6.1)" env QC_CACHE="$scratch/cache" QC_TARBALL=/nonexistent.tar.xz \
+	"$root/scripts/tree.sh" spinlock
+
+# A missing host tool names itself and the fix.
+mkdir -p "$scratch/bin"
+for t in sh dirname basename cat awk sed tr nproc; do ln -s "$(command -v $t)" "$scratch/bin/$t"; done
+expect_error "a missing package is named with the fix" "'gcc' is not installed: run 'sudo make setup'" \
+	env PATH="$scratch/bin" "$root/scripts/build.sh" spinlock
+
+# A patch that no longer applies: a copy of the repo with one broken variant.
+fake=$scratch/repo
+mkdir -p "$fake/patches/broken"
+cp -r "$root/scripts" "$fake/"
+printf 'spinlock -\nbroken -\n' > "$fake/patches/series"
+cat > "$fake/patches/broken/0001-break.patch" <<'PATCH'
+diff --git a/mm/page_alloc.c b/mm/page_alloc.c
+--- a/mm/page_alloc.c
++++ b/mm/page_alloc.c
+@@ -1,3 +1,3 @@
+-this line is not in page_alloc.c
++so the hunk cannot apply
+ at all
+ anywhere
+PATCH
+if [ -f "${QC_CACHE:-$HOME/.cache/quietcore}/linux-source-6.1/.qc-pristine" ]; then
+	expect_error "a patch that does not apply names the file and the hunk" \
+		"patch patches/broken/0001-break.patch does not apply.*mm/page_alloc.c:1" \
+		env QC_ROOT="$fake" "$fake/scripts/tree.sh" broken
+	ktap_check "no half-patched tree is left behind" \
+		sh -c "! ls -d '${QC_CACHE:-$HOME/.cache/quietcore}'/trees/broken* 2>/dev/null"
+else
+	ktap_skip "a patch that does not apply (no unpacked tree yet: run scripts/tree.sh spinlock)"
+	ktap_skip "no half-patched tree is left behind"
+fi
+
+# CPU list helpers.
+. "$root/scripts/lib.sh"
+ktap_check "housekeeping_of 1-3 on 4 CPUs is 0" test "$(housekeeping_of 1-3 4)" = 0
+ktap_finish
