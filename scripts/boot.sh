@@ -82,7 +82,7 @@ if [ -z "$guest_rc" ]; then
 	s=$(splat)
 	die "guest died before finishing${s:+: $s}; see $out/console.log"
 fi
-tar -xf "$disk" -C "$out" 2>/dev/null || { rm -f "$disk"; die "could not read the guest's results disk; see $out/console.log"; }
+tar --no-overwrite-dir -xf "$disk" -C "$out" 2>/dev/null || { rm -f "$disk"; die "could not read the guest's results disk; see $out/console.log"; }
 rm -f "$disk"
 [ "$guest_rc" -eq 0 ] ||
 	die "guest scenario failed with exit $guest_rc: see $out/scenario.log ($(tail -n1 "$out/scenario.log" 2>/dev/null | cut -c1-160))"

@@ -57,13 +57,23 @@ done | tr '\n' ' ')
 [ -z "$lost" ] || die "Kconfig dropped requested options for $label: ${lost}(check their dependencies in configs/)"
 cmp -s "$cfg/.config" "$out/.config" || cp "$cfg/.config" "$out/.config"
 
+# One progress line per 250 objects keeps a cold build's log readable.
+count_objects() {
+	n=0
+	while IFS= read -r line; do
+		case $line in "  CC "*)
+			n=$((n + 1))
+			[ $((n % 250)) -ne 0 ] || info "$n objects compiled"
+		esac
+	done
+}
+
 step 3 4 "compiling $label in $out ($QC_JOBS jobs, ccache)"
 export CCACHE_DIR="${CCACHE_DIR:-$QC_CACHE/ccache}"
 ccache -M 8G >/dev/null 2>&1 || true
 start=$(date +%s)
-# One progress line per 250 objects keeps a cold build's log readable.
 if ! kmake "$out" -j"$QC_JOBS" bzImage modules 2>&1 | tee "$out/build.log" |
-	awk '/^  CC /{n++; if (n % 250 == 0) { printf "[build] %d objects compiled\n", n; fflush() }}' >&2 ||
+	count_objects >&2 ||
 	! [ -f "$out/arch/x86/boot/bzImage" ] || grep -q 'Error [0-9]' "$out/build.log"; then
 	grep -E 'error|Error' "$out/build.log" | head -5 >&2
 	die "kernel build failed for $label: see $out/build.log"

@@ -1,0 +1,64 @@
+#!/bin/sh
+# compare.sh: the main job. Build what is missing, run one scenario on each
+# variant in one run (same machine, same accelerator, back to back), then
+# summarize and print the comparison. One results/<run-id>/ per call.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 extra=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--variants) variants=$2; shift ;;
+	--scenario) scenario=$2; shift ;;
+	--duration) duration=$2; shift ;;
+	--isolated) isolated=$2; shift ;;
+	--debug) extra="$extra --debug" ;;
+	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--debug]"; exit 0 ;;
+	*) die "unknown option '$1' (see $0 --help)" ;;
+	esac
+	shift
+done
+[ -n "$variants" ] || die "no variants given"
+for v in $variants; do check_variant "$v"; done
+# run.sh checks the rest; check the scenario here so nothing is built first.
+[ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] || die "unknown scenario '$scenario'"
+
+n=$(echo $variants | wc -w)
+total=$((2 * n + 1))
+i=0
+for v in $variants; do
+	i=$((i + 1))
+	step "$i" "$total" "build $v"
+	# shellcheck disable=SC2086
+	"$QC_ROOT/scripts/build.sh" $(echo "$extra" | grep -o -- --debug || true) "$v" >/dev/null
+done
+
+run_id=$(qc_new_run)
+run=$QC_RESULTS/$run_id
+export QC_STATUS_FILE="$run/status"
+echo "running" > "$QC_STATUS_FILE"
+trap 'grep -q "^running" "$QC_STATUS_FILE" 2>/dev/null && echo "failed: interrupted" > "$QC_STATUS_FILE"; exit 130' INT TERM
+cat > "$run/run.txt" <<RUN
+id: $run_id
+variants: $variants
+scenario: $scenario
+duration_s: $duration
+isolated: $isolated
+RUN
+failed=
+for v in $variants; do
+	i=$((i + 1))
+	step "$i" "$total" "run $v ($scenario, ${duration} s window)"
+	# shellcheck disable=SC2086
+	if ! (unset QC_STATUS_FILE; "$QC_ROOT/scripts/run.sh" --no-build --run-id "$run_id" -V "$v" \
+		-s "$scenario" -d "$duration" -c "$isolated" $extra >/dev/null); then
+		failed="$failed $v"
+	fi
+done
+step "$total" "$total" "summarize"
+"$QC_ROOT/scripts/summarize.sh" "$run"
+if [ -n "$failed" ]; then
+	die "run $run_id is incomplete: variant(s)$failed failed (see their status and console.log files)"
+fi
+echo "ok" > "$QC_STATUS_FILE"
+info "results: $run"
