@@ -1,0 +1,65 @@
+#!/bin/sh
+# summarize.sh RUNDIR: gather one run's per-variant files into
+# RUNDIR/summary.json and print the verdict table. Reads only what the
+# guests brought home and the analyzer wrote; runs nothing in a guest.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+run=${1:?usage: summarize.sh RUNDIR}
+[ -f "$run/run.txt" ] || die "$run is not a quietcore run directory (no run.txt)"
+kv() { sed -n "s/^$2: //p" "$1" | head -n1; }
+
+# One JSON object per variant, from whatever that variant's run produced.
+variant_json() {
+	d=$1
+	jqin() { if [ -f "$d/$1" ]; then cat "$d/$1"; else echo null; fi; }
+	jq -n \
+		--arg status "$(cat "$d/status" 2>/dev/null || echo missing)" \
+		--argjson oslat "$(jqin oslat.json)" \
+		--argjson analysis "$(jqin analysis.json)" \
+		--argjson hammer "$(jqin hammer.json)" \
+		--argjson primed "$(jqin pcp-primed.json)" \
+		--argjson selftest "$(jqin selftest.json)" \
+		--argjson drain_causes "$(grep -v '^#' "$QC_ROOT/tracing/drain-causes.list" 2>/dev/null | jq -R . | jq -s . || echo '[]')" \
+		-f "$QC_ROOT/scripts/summarize-variant.jq"
+}
+
+variants=$(kv "$run/run.txt" variants)
+first=$(echo "$variants" | awk '{ print $1 }')
+bp=$run/$first/boot-params.txt
+all='{}'
+for v in $variants; do
+	[ -d "$run/$v" ] || continue
+	all=$(echo "$all" | jq --arg v "$v" --argjson o "$(variant_json "$run/$v")" '.[$v] = $o')
+done
+jq -n \
+	--arg id "$(kv "$run/run.txt" id)" \
+	--arg accel "$(kv "$bp" accel 2>/dev/null || echo unknown)" \
+	--arg tree "$(kv "$bp" kernel_tree 2>/dev/null | sed 's/ + patches.*//')" \
+	--arg scenario "$(kv "$run/run.txt" scenario)" \
+	--argjson duration "$(kv "$run/run.txt" duration_s)" \
+	--arg isolated "$(kv "$run/run.txt" isolated)" \
+	--arg housekeeping "$(housekeeping_of "$(kv "$run/run.txt" isolated)" "$(kv "$bp" smp 2>/dev/null || echo 4)")" \
+	--argjson variants "$all" \
+	'{run: {id: $id, accel: $accel, kernel_tree: $tree, scenario: $scenario,
+	        duration_s: $duration, isolated_cpus: $isolated, housekeeping_cpus: $housekeeping},
+	  variants: $variants,
+	  selftest: ([$variants[] | .selftest // empty] | if length > 0 then
+	             {planted: (map(.planted) | add), counted: (map(.counted) | add)} else null end)}' \
+	> "$run/summary.json.tmp"
+mv "$run/summary.json.tmp" "$run/summary.json"
+
+# The verdict table, as the last lines of make compare.
+echo
+printf '%-10s %-12s %8s %8s %8s %7s  %s\n' variant verdict drains p99_us max_us stalls "interruptions per isolated CPU (top cause)"
+jq -r '.variants | to_entries[] | [.key, .value.verdict,
+	(.value.drain.calls // "-"), (.value.drain.p99_us // "-"), (.value.drain.max_us // "-"),
+	(.value.drain.stalls // "-"),
+	([.value.cpus | to_entries[] | "cpu\(.key)=\(.value.interruptions // "-")" +
+	  (if (.value.by_cause // {}) == {} then "" else "(" + (.value.by_cause | to_entries | max_by(.value) | .key) + ")" end)] | join(" "))]
+	| @tsv' "$run/summary.json" |
+	while IFS='	' read -r v verdict calls p99 max stalls cpus; do
+		printf '%-10s %-12s %8s %8s %8s %7s  %s\n' "$v" "$verdict" "$calls" "$p99" "$max" "$stalls" "$cpus"
+	done
+echo
+info "summary: $run/summary.json"
