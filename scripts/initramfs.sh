@@ -29,8 +29,8 @@ tools="/usr/bin/oslat /usr/bin/cyclictest /usr/bin/trace-cmd"
 
 # Guest-side files from the repository: scripts, lists and C helpers.
 repo_files() {
-	cd "$QC_ROOT" && find guest-init cpusets tracing -type f \
-		\( -name '*.sh' -o -name '*.list' -o -name '*.c' -o -name '*.h' -o -name init \) | sort
+	cd "$QC_ROOT" && { find guest-init cpusets tracing -type f \
+		\( -name '*.sh' -o -name '*.list' -o -name '*.c' -o -name '*.h' -o -name init \); echo bench/pft.c; } | sort
 }
 libs() { ldd $tools | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' | sort -u; }
 
@@ -57,14 +57,15 @@ if [ ! -f "$base" ]; then
 		mkdir -p "$stage$(dirname "$l")"
 		cp -L "$l" "$stage$l"
 	done
-	(cd "$QC_ROOT" && repo_files | grep -v '\.[ch]$' | cpio -pdm --quiet "$stage/qc")
+	(cd "$QC_ROOT" && repo_files | grep -v -e '\.[ch]$' -e '^bench/' | cpio -pdm --quiet "$stage/qc")
 	cp "$QC_ROOT/guest-init/init" "$stage/init"
 	chmod +x "$stage/init"
-	# Guest helpers are static so they need nothing from the initramfs.
-	for c in "$QC_ROOT"/guest-init/*.c; do
+	# Guest programs (helpers and the allocator benchmark) are static so
+	# they need nothing from the initramfs.
+	for c in "$QC_ROOT"/guest-init/*.c "$QC_ROOT"/bench/pft.c; do
 		[ -f "$c" ] || continue
-		gcc -static -O2 -Wall -Wextra -o "$stage/qc/bin/$(basename "$c" .c)" "$c" ||
-			die "guest helper $c does not compile"
+		gcc -static -O2 -Wall -Wextra -pthread -o "$stage/qc/bin/$(basename "$c" .c)" "$c" ||
+			die "guest program $c does not compile"
 	done
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$base.tmp"
 	mv "$base.tmp" "$base"

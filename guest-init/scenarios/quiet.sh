@@ -1,0 +1,12 @@
+# Scenario "quiet": the control. Everything as in "hammer" (isolation,
+# module loaded, priming, tracing, oslat) but no drains: what is left is
+# noise the rig or the kernel makes by itself.
+. /qc/guest-init/lib.sh
+. /qc/guest-init/measure.sh
+set -e
+qc_isolate
+qc_load_hammer
+qc_prime
+qc_window "" "$QC_DURATION" true
+sh /qc/guest-init/pcp-counts.sh /results/pcp-after.json
+qc_selftest
