@@ -43,10 +43,19 @@ qc_window() {
 	name=$1 secs=$2 start=$3
 	shift 3
 	sh /qc/tracing/trace-start.sh || { qc_say "trace-start failed"; return 1; }
-	oslat -c "$QC_ISOLATED" -D $((secs + QC_OSLAT_SETTLE + 15)) -q "$@" \
+	# oslat must live in the isolated partition to be allowed there; its
+	# main thread sleeps on the first isolated CPU until the end.
+	first=$(echo "$QC_ISOLATED" | cut -d, -f1 | cut -d- -f1)
+	sh /qc/cpusets/enter-isolated.sh -- oslat -c "$QC_ISOLATED" -C "$first" \
+		-D $((secs + QC_OSLAT_SETTLE + 15)) -q "$@" \
 		--json="/results/oslat${name:+-$name}.json" > "/results/oslat${name:+-$name}.txt" 2>&1 &
 	oslat_pid=$!
 	sleep "$QC_OSLAT_SETTLE"
+	# oslat's start-up (mlock, thread stacks) eats primed pages: what the
+	# drains find is what the lists hold when the window opens.
+	sh /qc/guest-init/pcp-counts.sh "/results/pcp-window${name:+-$name}.json"
+	sh /qc/cpusets/verify.sh --measured "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
+		> "/results/verify-window${name:+-$name}.txt" 2>&1 || qc_say "isolation check during the window failed: see verify-window.txt"
 	sh /qc/tracing/trace-mark.sh "qc: window start"
 	$start
 	qc_wait_progress "$secs" "${name:-window}"

@@ -1,7 +1,7 @@
 # One variant's summary from the files its guest brought home.
 # Inputs ($name: null when the file is absent): $status, $oslat (oslat
 # --json), $analysis (tracing/qc-analyze --json), $hammer (qc_hammer
-# stats), $primed (pcp counts after priming), $selftest, $drain_causes.
+# stats), $primed (pcp counts when the window opened), $selftest, $drain_causes.
 
 # p99 of an oslat histogram {"<us>": count, ...}
 def hist_p99:

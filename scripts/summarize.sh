@@ -18,7 +18,7 @@ variant_json() {
 		--argjson oslat "$(jqin oslat.json)" \
 		--argjson analysis "$(jqin analysis.json)" \
 		--argjson hammer "$(jqin hammer.json)" \
-		--argjson primed "$(jqin pcp-primed.json)" \
+		--argjson primed "$(jqin pcp-window.json)" \
 		--argjson selftest "$(jqin selftest.json)" \
 		--argjson drain_causes "$(grep -v '^#' "$QC_ROOT/tracing/drain-causes.list" 2>/dev/null | jq -R . | jq -s . || echo '[]')" \
 		-f "$QC_ROOT/scripts/summarize-variant.jq"

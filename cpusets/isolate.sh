@@ -1,0 +1,200 @@
+#!/bin/sh
+# isolate.sh [options] HOUSEKEEPING ISOLATED [RECORD]
+#   e.g. isolate.sh 0 1-3 /results/isolation.txt
+#
+# Keep housekeeping work off the isolated CPUs (DESIGN.md, "The isolation
+# scenario", step 2), as tuned's cpu-partitioning / realtime profiles do,
+# but with cgroup v2 cpuset partitions instead of systemd:
+#
+#   /sys/fs/cgroup/housekeeping   cpuset.cpus=HOUSEKEEPING; every user task
+#   /sys/fs/cgroup/isolated       cpuset.cpus=ISOLATED, partition "isolated"
+#                                 (no load balancing); empty until the
+#                                 measured task enters (enter-isolated.sh)
+#
+# Kernel threads stay in the root cgroup: cgroup v2 refuses to move bound
+# ones, and moving kthreadd would make every later kthread (also ones the
+# rig's modules bind to isolated CPUs) be born in a cpuset that excludes
+# its CPU. Their affinity is set to HOUSEKEEPING instead; the per-CPU ones
+# (PF_NO_SETAFFINITY, bound to one CPU) cannot move and are listed.
+#
+# Then: unbound workqueue cpumask, IRQ affinities, vm.stat_interval and,
+# only when asked, RT throttling. RECORD (key=value lines) gets every
+# setting with its value before ("<key>.was").
+#
+# Options:
+#   --rt-throttle off|on|keep   off writes -1 to sched_rt_runtime_us (the
+#                               fifo scenario), on writes 950000; default keep
+#   --stat-interval SECONDS     vm.stat_interval (default 300)
+#   --partition isolated|root   partition type to ask for (default isolated;
+#                               falls back to root if the kernel refuses)
+# Exit: 0 set up, 1 a step failed (message on stderr), 2 usage.
+set -u
+case $0 in */*) . "${0%/*}/lib.sh" ;; *) . ./lib.sh ;; esac
+
+rt=keep stat_interval=300 want_prs=isolated
+usage() { echo "usage: $0 [--rt-throttle off|on|keep] [--stat-interval S] [--partition isolated|root] HOUSEKEEPING ISOLATED [RECORD]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rt-throttle) [ $# -ge 2 ] || usage; rt=$2; shift 2 ;;
+	--stat-interval) [ $# -ge 2 ] || usage; stat_interval=$2; shift 2 ;;
+	--partition) [ $# -ge 2 ] || usage; want_prs=$2; shift 2 ;;
+	-h | --help) usage ;;
+	--) shift; break ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 2 ] && [ $# -le 3 ] || usage
+case $rt in off | on | keep) ;; *) usage ;; esac
+case $want_prs in isolated | root) ;; *) usage ;; esac
+case $stat_interval in '' | *[!0-9]*) usage ;; esac
+hk=$1 iso=$2 record=${3:-/dev/null}
+
+cl_mask "$hk" || { echo "isolate: bad housekeeping list '$hk'" >&2; exit 2; }
+hk_mask=$CL_MASK
+cl_mask "$iso" || { echo "isolate: bad isolated list '$iso'" >&2; exit 2; }
+iso_mask=$CL_MASK
+[ $((hk_mask & iso_mask)) -eq 0 ] || { echo "isolate: housekeeping $hk and isolated $iso overlap" >&2; exit 2; }
+[ "$hk_mask" -ne 0 ] && [ "$iso_mask" -ne 0 ] || usage
+
+errors=0
+err() { echo "isolate: $*" >&2; echo "error=$*" >> "$record"; errors=$((errors + 1)); }
+rec() { echo "$1=$2" >> "$record"; }
+: > "$record" || { echo "isolate: cannot write $record" >&2; exit 1; }
+rec housekeeping "$hk"
+rec isolated "$iso"
+rec kernel_isolated "$(cat /sys/devices/system/cpu/isolated 2>/dev/null)"
+rec kernel_nohz_full "$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)"
+
+# set_file KEY FILE VALUE: write VALUE to FILE, record old and new value.
+set_file() {
+	read_first "$2"
+	rec "$1.was" "$LINE"
+	if echo "$3" > "$2" 2>/dev/null; then
+		read_first "$2"
+		rec "$1" "$LINE"
+	else
+		err "$1: writing '$3' to $2 refused"
+	fi
+}
+
+# --- 1. cpuset partitions ----------------------------------------------------
+[ -f "$QC_CGROOT/cgroup.controllers" ] ||
+	{ err "no cgroup v2 at $QC_CGROOT"; exit 1; }
+grep -qw cpuset "$QC_CGROOT/cgroup.controllers" ||
+	{ err "cpuset controller missing (CONFIG_CPUSETS)"; exit 1; }
+echo +cpuset > "$QC_CGROOT/cgroup.subtree_control" ||
+	{ err "cannot enable cpuset in $QC_CGROOT/cgroup.subtree_control"; exit 1; }
+mkdir -p "$QC_CG_HK" "$QC_CG_ISO" || { err "cannot create cgroups"; exit 1; }
+cl_list "$hk_mask"; hk_list=$CL_LIST
+cl_list "$iso_mask"; iso_list=$CL_LIST
+# Only cpus is set: an empty cpuset.mems uses the parent's nodes in v2.
+set_file cgroup.housekeeping.cpus "$QC_CG_HK/cpuset.cpus" "$hk_list"
+set_file cgroup.isolated.cpus "$QC_CG_ISO/cpuset.cpus" "$iso_list"
+
+# The partition takes ISOLATED away from the root cpuset: the kernel then
+# re-pins every root task except per-CPU kthreads to what is left
+# (update_tasks_cpumask() in kernel/cgroup/cpuset.c).
+# A partition left invalid (or of the other type) by an earlier run stays
+# invalid when asked for a partition type again: go through "member".
+prs=$want_prs
+read_first "$QC_CG_ISO/cpuset.cpus.partition"
+rec partition.was "$LINE"
+[ "$LINE" = member ] || [ "$LINE" = "$prs" ] ||
+	echo member > "$QC_CG_ISO/cpuset.cpus.partition" 2>/dev/null
+echo "$prs" > "$QC_CG_ISO/cpuset.cpus.partition" 2>/dev/null
+read_first "$QC_CG_ISO/cpuset.cpus.partition"
+if [ "$LINE" != "$prs" ] && [ "$prs" = isolated ]; then
+	echo "isolate: kernel refused an 'isolated' partition ($LINE); falling back to 'root'" >&2
+	rec partition.fallback "isolated refused: $LINE"
+	echo member > "$QC_CG_ISO/cpuset.cpus.partition" 2>/dev/null
+	prs=root
+	echo "$prs" > "$QC_CG_ISO/cpuset.cpus.partition" 2>/dev/null
+	read_first "$QC_CG_ISO/cpuset.cpus.partition"
+fi
+rec partition "$LINE"
+[ "$LINE" = "$prs" ] || err "partition: asked for '$prs', kernel says '$LINE'"
+read_first "$QC_CG_ISO/cpuset.cpus.effective"
+rec cgroup.isolated.effective "$LINE"
+read_first "$QC_CGROOT/cpuset.cpus.effective"
+rec cgroup.root.effective "$LINE"
+
+# --- 2. tasks ----------------------------------------------------------------
+# User tasks (whole thread groups) go to the housekeeping cgroup; kthreads
+# get housekeeping affinity. Tasks already in the isolated cgroup are the
+# measured ones and are left alone.
+moved=0 pinned=0 percpu=
+for p in $(cat "$QC_CGROOT/cgroup.procs"); do
+	task_info "/proc/$p" || continue
+	if ! is_kthread; then
+		echo "$p" > "$QC_CG_HK/cgroup.procs" 2>/dev/null &&
+			moved=$((moved + 1)) || err "task: cannot move pid $p ($T_COMM) to $QC_CG_HK"
+	elif is_bound_kthread; then
+		# Bound by the kernel; user space cannot move it. On one isolated
+		# CPU: a per-CPU kthread that stays. Bound wider: verify.sh says.
+		cl_mask "$T_ALLOWED"
+		[ $((CL_MASK & iso_mask)) -eq 0 ] || [ $((CL_MASK & (CL_MASK - 1))) -ne 0 ] ||
+			percpu="$percpu $T_COMM"
+	else
+		cl_mask "$T_ALLOWED"
+		if [ $((CL_MASK & ~hk_mask)) -ne 0 ]; then
+			taskset -pc "$hk_list" "$p" > /dev/null 2>&1 &&
+				pinned=$((pinned + 1)) || err "kthread: cannot pin pid $p ($T_COMM) to $hk_list"
+		fi
+	fi
+done
+rec tasks.moved_to_housekeeping "$moved"
+rec kthreads.repinned "$pinned"
+rec kthreads.per_cpu_staying "${percpu# }"
+
+# --- 3. unbound workqueues ---------------------------------------------------
+# Unbound work (and the kworker/uN:M pools) may run only on these CPUs.
+wq=/sys/devices/virtual/workqueue/cpumask
+if [ -f "$wq" ]; then
+	hexmask_of "$hk_mask"
+	set_file workqueue.cpumask "$wq" "$HEXMASK"
+else
+	rec workqueue.cpumask "absent"
+fi
+
+# --- 4. IRQs ----------------------------------------------------------------
+# New IRQs default to housekeeping; existing ones are moved. Managed IRQs
+# (multiqueue devices) refuse with EIO: the kernel owns their affinity and
+# isolcpus=managed_irq keeps them off isolated CPUs where it can.
+hexmask_of "$hk_mask"
+set_file irq.default_smp_affinity /proc/irq/default_smp_affinity "$HEXMASK"
+irq_set=0 irq_refused=
+for d in /proc/irq/[0-9]*; do
+	n=${d##*/}
+	read_first "$d/smp_affinity_list"
+	[ "$LINE" != "$hk_list" ] || continue
+	if echo "$hk_list" > "$d/smp_affinity_list" 2>/dev/null; then
+		irq_set=$((irq_set + 1))
+		rec "irq.$n.was" "$LINE"
+	else
+		irq_refused="$irq_refused $n"
+	fi
+done
+rec irq.moved "$irq_set"
+rec irq.refused "${irq_refused# }"
+
+# --- 5. sysctls --------------------------------------------------------------
+# vmstat_update would otherwise run every second on a CPU whose counters
+# changed; with nohz_full it is deferred, a long interval keeps it so.
+set_file vm.stat_interval /proc/sys/vm/stat_interval "$stat_interval"
+# The soft-lockup watchdog kthreads (if built) stay on housekeeping.
+[ ! -f /proc/sys/kernel/watchdog_cpumask ] ||
+	set_file kernel.watchdog_cpumask /proc/sys/kernel/watchdog_cpumask "$hk_list"
+# Recorded, not changed: the MCE poll timer (check_interval, 300 s by
+# default) fires on every CPU, isolated ones too, in runs that long.
+read_first /sys/devices/system/machinecheck/machinecheck0/check_interval
+[ -z "$LINE" ] || rec mce.check_interval "$LINE (kept)"
+case $rt in
+off) set_file kernel.sched_rt_runtime_us /proc/sys/kernel/sched_rt_runtime_us -1 ;;
+on) set_file kernel.sched_rt_runtime_us /proc/sys/kernel/sched_rt_runtime_us 950000 ;;
+keep) read_first /proc/sys/kernel/sched_rt_runtime_us; rec kernel.sched_rt_runtime_us "$LINE (kept)" ;;
+esac
+
+rec errors "$errors"
+[ "$errors" -eq 0 ] || exit 1
+exit 0
