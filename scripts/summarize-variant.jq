@@ -1,7 +1,8 @@
 # One variant's summary from the files its guest brought home.
 # Inputs ($name: null when the file is absent): $status, $oslat (oslat
 # --json), $analysis (tracing/qc-analyze --json), $hammer (qc_hammer
-# stats), $primed (pcp counts when the window opened), $selftest, $drain_causes.
+# stats), $primed (pcp counts when the window opened), $selftest,
+# $drain_causes (regexes), $isolated (the isolated CPUs, as strings).
 
 # p99 of an oslat histogram {"<us>": count, ...}
 def hist_p99:
@@ -17,7 +18,7 @@ def is_drain_cause: . as $c | any($drain_causes[]; . as $p | $c | test($p));
 ($oslat.thread // {} | [.[] | {key: (.cpu | tostring),
    value: {oslat_max_us: .max, oslat_p99_us: (.histogram | hist_p99)}}] | from_entries) as $lat
 | ($analysis.cpus // {}) as $ints
-| ([$lat, $ints, ($primed // {})] | map(keys) | add | unique) as $cpus
+| $isolated as $cpus
 | {
     status: $status,
     drain: (if $hammer == null then null else
