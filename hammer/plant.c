@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Planted noise: a known number of work items or IPIs on a chosen CPU, so
+ * that the rig can prove its traces and analyzer see such interruptions.
+ *
+ *   echo "work CPU K" > plant   K work items on CPU, one at a time
+ *   echo "ipi CPU K"  > plant   K IPIs to CPU, one at a time
+ *
+ * qc_planted_work() and qc_planted_ipi() are global and noinline so that
+ * workqueue_execute_start and the function tracer name them.
+ */
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+#include "qc_hammer.h"
+
+#define QC_PLANT_MAX		1000000
+/* A work item that has not run after this long ends the plant. */
+#define QC_PLANT_TIMEOUT_MS	10000
+
+struct qc_plant {
+	char kind[8];		/* "none", "work" or "ipi" */
+	unsigned int cpu;
+	unsigned int requested;
+	unsigned int sent;	/* queued or IPIs sent */
+	unsigned int local;	/* ipi: ran on the writer's own CPU, no IPI */
+	int error;
+};
+
+/* Serialises plants; protects qc_last. */
+static DEFINE_MUTEX(qc_plant_lock);
+static struct qc_plant qc_last = { .kind = "none" };
+
+static unsigned int qc_plant_cpu;
+static atomic_t qc_plant_ran = ATOMIC_INIT(0);
+static atomic_t qc_plant_off_cpu = ATOMIC_INIT(0);
+static DECLARE_COMPLETION(qc_plant_done);
+static DECLARE_WORK(qc_plant_work, qc_planted_work);
+
+noinline void qc_planted_work(struct work_struct *work)
+{
+	if (raw_smp_processor_id() != READ_ONCE(qc_plant_cpu))
+		atomic_inc(&qc_plant_off_cpu);
+	atomic_inc(&qc_plant_ran);
+	complete(&qc_plant_done);
+}
+
+noinline void qc_planted_ipi(void *info)
+{
+	if (raw_smp_processor_id() != READ_ONCE(qc_plant_cpu))
+		atomic_inc(&qc_plant_off_cpu);
+	atomic_inc(&qc_plant_ran);
+}
+
+/*
+ * Each item is queued only after the previous one has finished (waited for
+ * with flush_work()), so none is coalesced with another. The wait is
+ * bounded: a CPU monopolised by a SCHED_FIFO task never runs its kworker.
+ */
+static int qc_plant_works(struct qc_plant *p)
+{
+	unsigned long timeout = msecs_to_jiffies(QC_PLANT_TIMEOUT_MS);
+	unsigned int i;
+	long left;
+
+	for (i = 0; i < p->requested; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		reinit_completion(&qc_plant_done);
+		if (!queue_work_on(p->cpu, system_wq, &qc_plant_work))
+			return -EBUSY;
+		p->sent++;
+		left = wait_for_completion_killable_timeout(&qc_plant_done,
+							    timeout);
+		if (left <= 0) {
+			/* Dequeues it if it has not started; else waits. */
+			cancel_work_sync(&qc_plant_work);
+			return left ? -EINTR : -ETIMEDOUT;
+		}
+		flush_work(&qc_plant_work);
+	}
+	return 0;
+}
+
+static int qc_plant_ipis(struct qc_plant *p)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < p->requested; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		/* On its own CPU the callback runs directly, without an IPI. */
+		if ((unsigned int)get_cpu() == p->cpu)
+			p->local++;
+		ret = smp_call_function_single(p->cpu, qc_planted_ipi, NULL, 1);
+		put_cpu();
+		if (ret)
+			return ret;
+		p->sent++;
+		cond_resched();
+	}
+	return 0;
+}
+
+static ssize_t qc_plant_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	struct qc_plant p = { };
+	char buf[64];
+	char extra;
+	int ret;
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%7s %u %u %c", p.kind, &p.cpu, &p.requested,
+		   &extra) != 3)
+		return -EINVAL;
+	if (strcmp(p.kind, "work") && strcmp(p.kind, "ipi"))
+		return -EINVAL;
+	if (p.requested > QC_PLANT_MAX)
+		return -EINVAL;
+
+	if (mutex_lock_interruptible(&qc_plant_lock))
+		return -EINTR;
+	if (p.cpu >= nr_cpu_ids || !cpu_online(p.cpu)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	WRITE_ONCE(qc_plant_cpu, p.cpu);
+	atomic_set(&qc_plant_ran, 0);
+	atomic_set(&qc_plant_off_cpu, 0);
+	if (!strcmp(p.kind, "work"))
+		ret = qc_plant_works(&p);
+	else
+		ret = qc_plant_ipis(&p);
+	p.error = ret;
+	qc_last = p;
+out:
+	mutex_unlock(&qc_plant_lock);
+	return ret ? ret : count;
+}
+
+static int qc_plant_show(struct seq_file *m, void *v)
+{
+	int ran, off_cpu;
+
+	mutex_lock(&qc_plant_lock);
+	ran = atomic_read(&qc_plant_ran);
+	off_cpu = atomic_read(&qc_plant_off_cpu);
+	seq_printf(m, "{\"kind\":\"%s\",\"cpu\":%u,\"requested\":%u,\"sent\":%u,\"ran\":%d,\"off_cpu\":%d,\"local\":%u,\"error\":%d}\n",
+		   qc_last.kind, qc_last.cpu, qc_last.requested, qc_last.sent,
+		   ran, off_cpu, qc_last.local, qc_last.error);
+	mutex_unlock(&qc_plant_lock);
+	return 0;
+}
+
+static int qc_plant_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, qc_plant_show, NULL);
+}
+
+static const struct file_operations qc_plant_fops = {
+	.owner = THIS_MODULE,
+	.open = qc_plant_open,
+	.read = seq_read,
+	.write = qc_plant_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+int qc_plant_init(struct dentry *dir)
+{
+	debugfs_create_file("plant", 0644, dir, NULL, &qc_plant_fops);
+	return 0;
+}
+
+/* Nothing can be pending after a plant returns; make sure of it anyway. */
+void qc_plant_exit(void)
+{
+	cancel_work_sync(&qc_plant_work);
+}
