@@ -8,7 +8,9 @@ DURATION ?= 20
 ISOLATED ?= 1-3
 RUN      ?=
 
-.PHONY: all setup build run compare report test test-fast clean help
+STRESS_SECONDS ?= 300
+
+.PHONY: all setup build run compare report stress test test-fast clean help
 
 all: help
 
@@ -19,6 +21,7 @@ help:
 	@echo "make compare [VARIANTS=...] [SCENARIO=...] [DURATION=s] [ISOLATED=1-3]"
 	@echo "make build VARIANT=wq           build one variant's guest kernel"
 	@echo "make run VARIANT=wq [SCENARIO=...] [DURATION=s]"
+	@echo "make stress [STRESS_SECONDS=300]  debug builds under the drain stress"
 	@echo "make clean                      remove build outputs in the cache"
 
 setup:
@@ -33,6 +36,9 @@ run:
 compare:
 	@scripts/compare.sh --variants "$(VARIANTS)" --scenario $(SCENARIO) \
 		--duration $(DURATION) --isolated $(ISOLATED)
+
+stress:
+	@scripts/stress.sh --duration $(STRESS_SECONDS)
 
 test:
 	@tests/run.sh

@@ -90,6 +90,12 @@ info "booting $label ($accel, $smp vCPUs, isolated $isolated, scenario $scenario
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
 	--timeout "$timeout" --append "qc.scenario=$scenario qc.duration=$duration qc.variant=$label"
+# A splat fails the run whatever the scenario measured.
+if ! "$QC_ROOT/scripts/splats.sh" "$out/console.log" > "$out/splats.txt"; then
+	die "kernel splat in the $label guest: $(grep -m1 -E 'WARNING:|BUG:|Oops|lock|RCU|corruption|atomic|stall|UBSAN|bad page|fault|panic' "$out/splats.txt" | tr -d '\r' | cut -c1-200) (see $out/splats.txt)"
+fi
+rm -f "$out/splats.txt"
+"$QC_ROOT/scripts/analyze.sh" "$out" "$isolated"
 {
 	echo "variant: $label"
 	echo "scenario: $scenario"

@@ -1,0 +1,35 @@
+# Scenario "stress": correctness under load, for the debug builds (lockdep,
+# PROVE_RCU, DEBUG_VM...). For QC_DURATION seconds the housekeeping CPU
+# calls drain_all_pages() at QC_RATE/s (default 100) while pft allocates
+# and frees pages on every CPU, and a phase loop offlines and onlines a
+# memory block (a forced drain of every CPU), allocates a gigantic page
+# (alloc_contig_range) and drives a hog through direct reclaim into the
+# OOM killer. The host fails the run on any splat in the console.
+. /qc/guest-init/lib.sh
+. /qc/guest-init/triggers.sh
+set -e
+insmod /qc/modules/qc_hammer.ko cpu="$QC_HOUSEKEEPING" ${QC_RATE:+rate_hz=$QC_RATE}
+end=$(( $(date +%s) + QC_DURATION ))
+echo "$QC_DURATION" > /sys/kernel/debug/qc_hammer/run
+qc_say "stress: drains at ${QC_RATE:-100}/s + allocation load on every CPU for $QC_DURATION s"
+(
+	while [ "$(date +%s)" -lt "$end" ]; do pft -r 2 -m 8 > /dev/null || true; done
+) &
+load=$!
+phase=0
+while [ "$(date +%s)" -lt "$end" ]; do
+	phase=$((phase + 1))
+	{
+		echo "phase $phase"
+		trigger_memory_offline
+		trigger_gigantic_page
+		trigger_direct_reclaim
+	} >> /results/stress-phases.txt 2>&1 || true
+	qc_say "stress: phase $phase done, $(( end - $(date +%s) )) s left"
+done
+wait $load || true
+n=0
+while [ "$(cat /sys/kernel/debug/qc_hammer/state)" = running ] && [ $n -lt 30 ]; do sleep 1; n=$((n + 1)); done
+cat /sys/kernel/debug/qc_hammer/stats > /results/hammer.json
+grep -E '^(allocstall|pgscan_direct|oom_kill|compact_stall)' /proc/vmstat > /results/vmstat-pressure.txt
+qc_say "stress: $(grep -c '^phase' /results/stress-phases.txt) phases, $(grep -c 'offline/online: memory' /results/stress-phases.txt) memory offline/online, $(grep -o '"calls":[0-9]*' /results/hammer.json)"

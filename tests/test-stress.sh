@@ -1,0 +1,30 @@
+#!/bin/sh
+# qc-test: slow
+# The debug stress, shortened: each variant's debug build (lockdep,
+# PROVE_RCU, DEBUG_VM, DEBUG_LIST...) hammers drain_all_pages() at 100/s
+# under an allocation load, memory offline/online, a gigantic page and
+# the OOM killer for 60 s. Any WARNING, BUG, lockdep or RCU splat fails
+# the variant, quoted here.
+. "$(dirname "$0")/ktap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export QC_RESULTS="$scratch/results"
+duration=${QC_STRESS_SECONDS:-60}
+
+ktap_plan 6
+"$root/scripts/stress.sh" --duration "$duration" > "$scratch/log" 2>&1
+for v in wq rcu spinlock; do
+	d=$(ls -d "$QC_RESULTS"/*/"$v-debug" 2>/dev/null | head -n1)
+	if [ -n "$d" ] && grep -qx ok "$d/status"; then
+		ktap_ok "$v: ${duration} s debug stress without a splat"
+	else
+		ktap_not_ok "$v: ${duration} s debug stress without a splat"
+		ktap_diag "$(cat "$d/status" 2>/dev/null || tail -n 5 "$scratch/log")"
+	fi
+	calls=$(jq -r .calls "$d/hammer.json" 2>/dev/null)
+	phases=$(grep -c '^phase' "$d/stress-phases.txt" 2>/dev/null)
+	ktap_check "$v: the stress really ran ($calls drains, ${phases:-0} pressure phases)" \
+		test "${calls:-0}" -ge $((duration * 10)) -a "${calls:-0}" -ge 100 -a "${phases:-0}" -ge 1
+done
+ktap_finish
