@@ -2,8 +2,8 @@
 # `make setup` as root once; everything else as an ordinary user.
 
 VARIANT  ?= spinlock
-VARIANTS ?= spinlock
-SCENARIO ?= oslat
+VARIANTS ?= wq rcu spinlock
+SCENARIO ?= hammer
 DURATION ?= 20
 ISOLATED ?= 1-3
 RUN      ?=
@@ -19,6 +19,7 @@ help:
 	@echo "make test                       fast checks + end-to-end guest boot (KTAP)"
 	@echo "make test-fast                  the checks that boot nothing"
 	@echo "make compare [VARIANTS=...] [SCENARIO=...] [DURATION=s] [ISOLATED=1-3]"
+	@echo "make report RUN=results/<run-id>  re-render a run's report"
 	@echo "make build VARIANT=wq           build one variant's guest kernel"
 	@echo "make run VARIANT=wq [SCENARIO=...] [DURATION=s]"
 	@echo "make stress [STRESS_SECONDS=300]  debug builds under the drain stress"
@@ -36,6 +37,10 @@ run:
 compare:
 	@scripts/compare.sh --variants "$(VARIANTS)" --scenario $(SCENARIO) \
 		--duration $(DURATION) --isolated $(ISOLATED)
+
+report:
+	@test -n "$(RUN)" || { echo "quietcore: error: which run? make report RUN=results/<run-id>" >&2; exit 1; }
+	@scripts/summarize.sh $(RUN) && scripts/report.sh $(RUN)
 
 stress:
 	@scripts/stress.sh --duration $(STRESS_SECONDS)

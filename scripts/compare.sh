@@ -5,7 +5,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 extra=
+variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 extra= bench_runs=5
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
@@ -13,7 +13,8 @@ while [ $# -gt 0 ]; do
 	--duration) duration=$2; shift ;;
 	--isolated) isolated=$2; shift ;;
 	--debug) extra="$extra --debug" ;;
-	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--debug]"; exit 0 ;;
+	--bench-runs) bench_runs=$2; shift ;;
+	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--debug] [--bench-runs N (0: no allocator benchmark)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
@@ -24,7 +25,10 @@ for v in $variants; do check_variant "$v"; done
 [ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] || die "unknown scenario '$scenario'"
 
 n=$(echo $variants | wc -w)
-total=$((2 * n + 1))
+case $bench_runs in ''|*[!0-9]*) die "--bench-runs '$bench_runs' is not a number" ;; esac
+[ "$bench_runs" -eq 0 ] || [ "$bench_runs" -ge 2 ] || die "--bench-runs needs at least 2 runs for a t-test (or 0 to skip)"
+total=$((2 * n + 2))
+[ "$bench_runs" -eq 0 ] || total=$((total + n))
 i=0
 for v in $variants; do
 	i=$((i + 1))
@@ -55,8 +59,24 @@ for v in $variants; do
 		failed="$failed $v"
 	fi
 done
-step "$total" "$total" "summarize"
+if [ "$bench_runs" -gt 0 ]; then
+	for v in $variants; do
+		i=$((i + 1))
+		step "$i" "$total" "allocator benchmark on $v ($bench_runs pft runs)"
+		# shellcheck disable=SC2086
+		if ! (unset QC_STATUS_FILE; "$QC_ROOT/scripts/run.sh" --no-build --run-id "$run_id" -V "$v" \
+			-s bench --tag bench --param "bench_runs=$bench_runs" $extra >/dev/null); then
+			failed="$failed $v-bench"
+		fi
+	done
+fi
+i=$((i + 1))
+step "$i" "$total" "summarize"
 "$QC_ROOT/scripts/summarize.sh" "$run"
+step "$total" "$total" "report"
+if [ -x "$QC_ROOT/scripts/report.sh" ]; then
+	"$QC_ROOT/scripts/report.sh" "$run"
+fi
 if [ -n "$failed" ]; then
 	die "run $run_id is incomplete: variant(s)$failed failed (see their status and console.log files)"
 fi

@@ -15,6 +15,9 @@ usage: $0 [options]
       --mem MB            guest memory (default 2048)
       --debug             boot the debug build (configs/debug.config)
       --run-id ID         add to an existing results/ID instead of a new run
+      --tag NAME          name the result directory <variant>-NAME
+      --param KEY=VALUE   pass qc.KEY=VALUE to the guest (QC_KEY in scenarios),
+                          e.g. --param rate=200, --param bench_runs=5
       --guest-script FILE run FILE in the guest (scenario "custom"); what it
                           writes in its working directory comes home
       --timeout SECONDS   hard limit for the guest (default 120 + 3 x duration)
@@ -25,7 +28,7 @@ USAGE
 }
 
 variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=4 mem=2048
-flavour= run_id= guest_script= timeout= build=yes
+flavour= run_id= guest_script= timeout= build=yes tag= params=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-V|--variant) variant=$2; shift ;;
@@ -36,6 +39,13 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--debug) flavour=debug ;;
 	--run-id) run_id=$2; shift ;;
+	--tag) tag=$2; shift ;;
+	--param)
+		case $2 in
+		[a-z]*=*) case ${2%%=*}${2#*=} in *[!a-z0-9_.,-]*) die "--param '$2' must be KEY=VALUE of letters, digits and _.,-" ;; esac ;;
+		*) die "--param '$2' is not KEY=VALUE" ;;
+		esac
+		params="$params qc.$2"; shift ;;
 	--guest-script) guest_script=$2; scenario=custom; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--no-build) build=no ;;
@@ -62,7 +72,7 @@ done
 [ -n "$timeout" ] || timeout=$((120 + 3 * duration))
 is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 
-label=$variant${flavour:+-$flavour}
+label=$variant${flavour:+-$flavour}${tag:+-$tag}
 bdir=$(qc_build_dir "$variant" "$flavour")
 if [ "$build" = yes ]; then
 	"$QC_ROOT/scripts/build.sh" ${flavour:+--$flavour} "$variant" >/dev/null
@@ -89,7 +99,7 @@ accel=$("$QC_ROOT/scripts/accel.sh" "$bdir/arch/x86/boot/bzImage" "$initrd")
 info "booting $label ($accel, $smp vCPUs, isolated $isolated, scenario $scenario, ${duration} s)"
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
-	--timeout "$timeout" --append "qc.scenario=$scenario qc.duration=$duration qc.variant=$label"
+	--timeout "$timeout" --append "qc.scenario=$scenario qc.duration=$duration qc.variant=$label$params"
 # A splat fails the run whatever the scenario measured.
 if ! "$QC_ROOT/scripts/splats.sh" "$out/console.log" > "$out/splats.txt"; then
 	die "kernel splat in the $label guest: $(grep -m1 -E 'WARNING:|BUG:|Oops|lock|RCU|corruption|atomic|stall|UBSAN|bad page|fault|panic' "$out/splats.txt" | tr -d '\r' | cut -c1-200) (see $out/splats.txt)"

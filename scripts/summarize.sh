@@ -33,6 +33,40 @@ for v in $variants; do
 	[ -d "$run/$v" ] || continue
 	all=$(echo "$all" | jq --arg v "$v" --argjson o "$(variant_json "$run/$v")" '.[$v] = $o')
 done
+# The allocator's cost: pft faults/s per run, each variant against wq by
+# Welch's t-test (bench/welch), as mmtests marks a difference significant.
+alloc_bench() {
+	tmp=$(mktemp -d)
+	out='{}'
+	for v in $variants; do
+		f=$run/$v-bench/pft.jsonl
+		[ -s "$f" ] || continue
+		jq -r .faults_per_sec "$f" > "$tmp/$v"
+	done
+	if [ -n "$(ls "$tmp")" ]; then
+		make -s -f "$QC_ROOT/bench/Makefile" BENCH_OUT="$tmp" "$tmp/welch" >/dev/null ||
+			die "bench/welch does not build"
+		for v in $variants; do
+			[ -f "$tmp/$v" ] || continue
+			stats='null'
+			if [ -f "$tmp/wq" ] && [ "$v" != wq ]; then
+				stats=$("$tmp/welch" --json "$tmp/wq" "$tmp/$v" 2>/dev/null || echo null)
+			fi
+			out=$(echo "$out" | jq --arg v "$v" --argjson w "$stats" --rawfile s "$tmp/$v" '
+				($s | split("\n") | map(select(length > 0) | tonumber)) as $x
+				| ($x | add / length) as $m
+				| .[$v] = {samples: $x, n: ($x | length), mean: $m,
+				           sd: (if ($x | length) > 1 then
+				                  (($x | map((. - $m) * (. - $m)) | add) / (($x | length) - 1) | sqrt)
+				                else null end),
+				           diff_pct_vs_wq: (if $v == "wq" then 0 else $w.diff_pct end),
+				           significant: $w.significant, t: $w.t, df: $w.df, p: $w.p}')
+		done
+	fi
+	rm -rf "$tmp"
+	echo "$out"
+}
+
 jq -n \
 	--arg id "$(kv "$run/run.txt" id)" \
 	--arg accel "$(kv "$bp" accel 2>/dev/null || echo unknown)" \
@@ -42,9 +76,11 @@ jq -n \
 	--arg isolated "$(kv "$run/run.txt" isolated)" \
 	--arg housekeeping "$(housekeeping_of "$(kv "$run/run.txt" isolated)" "$(kv "$bp" smp 2>/dev/null || echo 4)")" \
 	--argjson variants "$all" \
+	--argjson alloc "$(alloc_bench)" \
 	'{run: {id: $id, accel: $accel, kernel_tree: $tree, scenario: $scenario,
 	        duration_s: $duration, isolated_cpus: $isolated, housekeeping_cpus: $housekeeping},
 	  variants: $variants,
+	  alloc_bench: (if $alloc == {} then null else $alloc end),
 	  selftest: ([$variants[] | .selftest // empty] | if length > 0 then
 	             {planted: (map(.planted) | add), counted: (map(.counted) | add)} else null end)}' \
 	> "$run/summary.json.tmp"
