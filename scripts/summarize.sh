@@ -21,7 +21,7 @@ variant_json() {
 		--argjson primed "$(jqin pcp-window.json)" \
 		--argjson selftest "$(jqin selftest.json)" \
 		--argjson isolated "$(cpulist_expand "$(kv "$run/run.txt" isolated)" | jq -R . | jq -s .)" \
-		--argjson drain_causes "$(grep -v '^#' "$QC_ROOT/tracing/drain-causes.list" 2>/dev/null | jq -R . | jq -s . || echo '[]')" \
+		--argjson drain_causes "$(grep -v -e '^#' -e '^[[:space:]]*$' "$QC_ROOT/tracing/drain-causes.list" 2>/dev/null | jq -R . | jq -s . || echo '[]')" \
 		-f "$QC_ROOT/scripts/summarize-variant.jq"
 }
 

@@ -1,0 +1,102 @@
+#!/bin/sh
+# report.sh RUNDIR: render a run's report from the files the run already
+# holds (summary.json, and each variant's oslat.json and hammer.json for the
+# plots); runs nothing in a guest. Writes RUNDIR/report.md, RUNDIR/report.html
+# (self-contained: CSS and SVGs inline, no links, opens offline) and
+# RUNDIR/plots/*.svg. Needs only jq and gnuplot.
+# The pieces, in scripts/report/: model.jq decides what the report says,
+# md.jq and html.jq how it looks; plotdata.jq writes the plots' data and
+# the *.gp scripts (over common.gp) draw them.
+# shellcheck disable=SC2016 # jq programs are single-quoted on purpose
+set -eu
+. "$(dirname "$0")/lib.sh"
+lib=$QC_ROOT/scripts/report
+
+case ${1:-} in
+-h|--help)
+	echo "usage: $0 RUNDIR    (a results/<run-id>/ directory with summary.json)"
+	exit 0 ;;
+'') die "no run directory given: usage: report.sh RUNDIR (e.g. results/<run-id>)" ;;
+esac
+[ $# -eq 1 ] || die "one run directory only, got $#: usage: report.sh RUNDIR"
+run=${1%/}
+sum=$run/summary.json
+[ -d "$run" ] || die "'$run' is not a directory: give a results/<run-id>/ directory"
+[ -f "$sum" ] || die "'$run' has no summary.json: run scripts/summarize.sh $run first"
+need_cmd jq gnuplot
+jq -e '(.run.id | type == "string") and (.variants | type == "object" and length > 0)' \
+	"$sum" >/dev/null 2>&1 || die "$sum is not a quietcore summary (needs .run.id and .variants)"
+# Variant names become file names and gnuplot strings.
+jq -e '.variants | keys | all(test("^[A-Za-z0-9_.-]+$"))' "$sum" >/dev/null ||
+	die "$sum has a variant name that is not [A-Za-z0-9_.-]: not a quietcore summary"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+qj() { jq -L "$lib" "$@"; }
+mkdir -p "$run/plots"
+rm -f "$run/plots/interruptions.svg" "$run/plots/oslat.svg" "$run/plots/drain-cdf.svg"
+plots=
+
+# plot NAME VARIANTS [ASSIGNMENTS]: plots/NAME.svg from report/NAME.gp and
+# the data files in $tmp, for the variants that have data.
+plot() {
+	[ -n "$2" ] || return 0
+	gnuplot -e "lib='$lib'; dir='$tmp'; out='$tmp/$1.svg'; variants='$2'; ${3:-}" \
+		"$lib/$1.gp" 2>"$tmp/$1.err" ||
+		die "gnuplot failed on $1.gp: $(grep -v '^ *$' "$tmp/$1.err" | tail -n1)"
+	mv "$tmp/$1.svg" "$run/plots/$1.svg"
+	plots="$plots $1"
+}
+
+# (a) interruptions per isolated CPU: every variant whose trace was analysed.
+cpus=$(qj -r 'include "plotdata"; [.variants[].cpus | keys_unsorted[]] | num_sort | join(" ")' "$sum")
+with=
+for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
+	jq -e --arg v "$v" 'any(.variants[$v].cpus[]; .interruptions != null)' "$sum" >/dev/null || continue
+	qj -r --arg v "$v" --arg cpus "$cpus" 'include "plotdata"; int_dat($v; $cpus | split(" "))' \
+		"$sum" > "$tmp/int-$v.dat"
+	with="$with $v"
+done
+peak=$(jq '[.variants[].cpus[].interruptions // 0] | max' "$sum")
+plot interruptions "${with# }" "cpus='$cpus'; peak=$peak; \
+	title='Interruptions per isolated CPU in the $(jq -r .run.duration_s "$sum") s window, by variant'"
+
+# (b) oslat histograms and (c) drain_all_pages() CDF, from the variant files.
+with='' last=0
+for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
+	f=$run/$v/oslat.json
+	jq -e '.thread | length > 0' "$f" >/dev/null 2>&1 || continue
+	title="$v (max $(jq '[.thread[].max] | max / 100 | round / 10' "$f") ms)"
+	qj -r --arg t "$title" 'include "plotdata"; oslat_dat($t)' "$f" > "$tmp/oslat-$v.dat"
+	last=$(jq --argjson l "$last" '[.thread[].histogram | keys[] | tonumber] + [$l] | max' "$f")
+	with="$with $v"
+done
+plot oslat "${with# }" "last=$last"
+
+with=
+for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
+	f=$run/$v/hammer.json
+	jq -e '.samples_us | length > 0' "$f" >/dev/null 2>&1 || continue
+	title=$(jq -r --arg v "$v" 'if (.samples_us | length) < .calls
+		then "\($v) (\(.samples_us | length)/\(.calls) calls sampled)" else "\($v) (\(.calls) calls)" end' "$f")
+	qj -r --arg t "$title" 'include "plotdata"; cdf_dat($t)' "$f" > "$tmp/drain-cdf-$v.dat"
+	with="$with $v"
+done
+plot drain-cdf "${with# }"
+
+# report.md and report.html, from the same blocks (report/model.jq).
+# The same list summarize.sh judged the verdicts by (blank lines would match
+# every cause, so they are dropped).
+drain_causes=$(grep -v -e '^#' -e '^[[:space:]]*$' "$QC_ROOT/tracing/drain-causes.list" 2>/dev/null |
+	jq -R . | jq -sc .)
+status=$(cat "$run/status" 2>/dev/null || echo unknown)
+svgfile() { if [ -f "$run/plots/$1.svg" ]; then echo "$run/plots/$1.svg"; else echo /dev/null; fi; }
+qj -r --arg plots "$plots" --argjson drain_causes "$drain_causes" --arg run_status "$status" \
+	-f "$lib/md.jq" "$sum" > "$tmp/report.md" || die "rendering report.md failed (see the jq error above)"
+qj -r --arg plots "$plots" --argjson drain_causes "$drain_causes" --arg run_status "$status" \
+	--rawfile svg_interruptions "$(svgfile interruptions)" --rawfile svg_oslat "$(svgfile oslat)" \
+	--rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
+	-f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
+mv "$tmp/report.md" "$run/report.md"
+mv "$tmp/report.html" "$run/report.html"
+info "report: $run/report.md, $run/report.html, plots in $run/plots/"

@@ -1,0 +1,48 @@
+# report.html from the blocks of model.jq: one file, CSS and SVGs inline,
+# no script and no link, so that it opens offline and can be mailed.
+# $svg_<name>: the plots' SVG text ("" when not rendered).
+include "model";
+
+def inline: @html
+	| gsub("`(?<c>[^`]+)`"; "<code>\(.c)</code>")
+	| gsub("\\*\\*(?<b>[^*]+)\\*\\*"; "<strong>\(.b)</strong>")
+	# Verdict words stand out by colour as well as by weight.
+	| gsub("<strong>(?<v>[a-z]+: )?(?<w>PASS|FAIL|UNPRIMED|NO-TRACE|FAILED-RUN|TOO-FEW-DRAINS)</strong>";
+		"<strong class=\"v-\(.w)\">\(.v // "")\(.w)</strong>");
+# A standalone SVG file as an inline element: drop the XML prolog and the
+# DOCTYPE (it names a DTD by URL) and the namespace URLs HTML does not need.
+def svg_inline: sub("^(?s).*?<svg"; "<svg") | sub("<title>Gnuplot</title>"; "")
+	| gsub(" xmlns(:xlink)?=\"[^\"]*\""; "")
+	| gsub("xlink:href"; "href");
+def svg($name): {interruptions: $svg_interruptions, oslat: $svg_oslat, "drain-cdf": $svg_drain_cdf}[$name];
+def cells($tag; $align): [., ($align | split(""))] | transpose
+	| map("<\($tag) class=\"\(.[1])\">\(.[0] | tostring | inline)</\($tag)>") | join("");
+
+def html_block:
+	if .h1 then "<h1>\(.h1 | inline)</h1>"
+	elif .h2 then "<h2>\(.h2 | inline)</h2>"
+	elif .p then "<p>\(.p | inline)</p>"
+	elif .ul then "<ul>\n" + (.ul | map("<li>\(inline)</li>") | join("\n")) + "\n</ul>"
+	elif .table then .table | .align as $a
+		| "<table>\n<tr>\(.head | cells("th"; $a))</tr>\n"
+		+ (.rows | map("<tr>\(cells("td"; $a))</tr>") | join("\n")) + "\n</table>"
+	elif .plot then "<figure>\n\(svg(.plot) | svg_inline)\n<figcaption>\(.caption | inline)</figcaption>\n</figure>"
+	else empty end;
+
+def style: "
+body { font: 15px/1.45 system-ui, sans-serif; max-width: 64rem; margin: 1.5rem auto; padding: 0 1rem; color: #222; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: .5rem 0; font-size: .9rem; }
+th, td { border: 1px solid #ccc; padding: .2rem .5rem; vertical-align: top; }
+th { background: #f3f3f3; } td.r, th.r { text-align: right; } td.l, th.l { text-align: left; }
+code { font-size: .85em; background: #f4f4f4; padding: 0 .2em; }
+.v-PASS { color: #1a7f37; } .v-FAIL { color: #c62828; }
+.v-UNPRIMED, .v-NO-TRACE, .v-FAILED-RUN, .v-TOO-FEW-DRAINS { color: #a15c00; }
+figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; }
+figcaption { font-size: .9rem; color: #555; }
+";
+
+blocks as $b
+| "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
++ "<title>quietcore report — \(.run.id | @html)</title>\n<style>\(style)</style>\n</head>\n<body>\n"
++ ($b | map(html_block) | join("\n")) + "\n</body>\n</html>\n"

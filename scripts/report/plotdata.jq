@@ -1,0 +1,28 @@
+# Data files for the gnuplot scripts, one per plot and variant, as text.
+
+# CPU names sorted as numbers ("10" after "9").
+def num_sort: map(tonumber) | unique | map(tostring);
+
+# int-<variant>.dat from summary.json: slot cpu total drain label label_y.
+# A CPU without a trace gets '?' (gnuplot: missing) and the label "no trace".
+def int_dat($v; $cpus):
+  .variants[$v].cpus as $c
+  | $cpus | to_entries[]
+  | ($c[.value] // {}) as $x
+  | if $x.interruptions == null
+    then "\(.key) \(.value) ? ? \"no trace\" 0"
+    else "\(.key) \(.value) \($x.interruptions) \($x.drain_interruptions // 0) \"\($x.interruptions)\" \($x.interruptions)"
+    end;
+
+# oslat-<variant>.dat from oslat.json: bucket (us) and count, summed over CPUs.
+def oslat_dat($title):
+  ([.thread[].histogram | to_entries[]] | group_by(.key | tonumber)
+   | map([(.[0].key | tonumber), (map(.value) | add)])) as $b
+  | "\"bucket\" \"\($title)\"", ($b[] | "\(.[0]) \(.[1])");
+
+# drain-cdf-<variant>.dat from hammer.json: sorted latency and the fraction
+# of calls at or below it.
+def cdf_dat($title):
+  (.samples_us | sort) as $s | ($s | length) as $n
+  | "\"latency_us\" \"\($title)\"",
+    ($s | to_entries[] | "\(.value) \((.key + 1) / $n)");
