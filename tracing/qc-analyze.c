@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * qc-analyze: interruptions of isolated CPUs in a quietcore guest trace.
+ *
+ *   qc-analyze --cpus 1-3 [--task oslat] [--json out.json]
+ *              [--expect CPU:CAUSE=K]... [--quiet] trace.dat
+ *
+ * Prints a table (per isolated CPU: interruptions in total and by cause)
+ * and writes the same as JSON. The counting rule is in analyze.c and
+ * README.md. Exit status: 0 counted; 1 counted but an --expect did not
+ * hold; 2 no verdict: bad usage, or a file that is not a complete trace
+ * with a measurement window (one line on stderr says why).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze.h"
+
+struct expect {
+	int cpu;
+	char *cause;
+	long count;
+};
+
+static void __attribute__((noreturn)) fail(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "qc-analyze: error: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: qc-analyze --cpus LIST [options] TRACE.dat\n"
+		"  -c, --cpus LIST        isolated CPUs to report, e.g. 1-3 or 1,3\n"
+		"  -t, --task COMM        the measured task (comm prefix, e.g. oslat): a\n"
+		"                         switch to it or to idle is not an interruption;\n"
+		"                         without it every switch to a task is one\n"
+		"  -j, --json FILE        write the result as JSON (\"-\": stdout, no table)\n"
+		"  -e, --expect C:CAUSE=K require exactly K interruptions by CAUSE on CPU C\n"
+		"                         (repeatable; exit 1 if one does not hold)\n"
+		"  -q, --quiet            no table\n"
+		"The window lies between the trace markers \"%s\" and \"%s\".\n"
+		"Exit: 0 counted, 1 an --expect failed, 2 bad input (no verdict).\n",
+		QC_MARK_START, QC_MARK_END);
+}
+
+/* "1-3,5" -> ascending, unique CPU numbers. */
+static int parse_cpus(const char *list, int **out)
+{
+	char seen[4096] = { 0 };
+	const char *p = list;
+	int n = 0, i, *v;
+
+	while (*p) {
+		char *end;
+		long lo, hi;
+
+		errno = 0;
+		lo = strtol(p, &end, 10);
+		if (end == p || errno || lo < 0 || lo >= (long)sizeof(seen))
+			return -1;
+		hi = lo;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtol(p, &end, 10);
+			if (end == p || errno || hi < lo || hi >= (long)sizeof(seen))
+				return -1;
+		}
+		for (i = lo; i <= hi; i++)
+			seen[i] = 1;
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			return -1;
+		p = end;
+	}
+	for (i = 0; i < (int)sizeof(seen); i++)
+		n += seen[i];
+	if (!n)
+		return -1;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0, n = 0; i < (int)sizeof(seen); i++)
+		if (seen[i])
+			v[n++] = i;
+	*out = v;
+	return n;
+}
+
+static int parse_expect(const char *arg, struct expect *e)
+{
+	const char *colon = strchr(arg, ':'), *eq = strrchr(arg, '=');
+	char *end;
+
+	if (!colon || !eq || eq < colon + 2)
+		return -1;
+	e->cpu = strtol(arg, &end, 10);
+	if (end != colon || e->cpu < 0)
+		return -1;
+	e->count = strtol(eq + 1, &end, 10);
+	if (!eq[1] || *end || e->count < 0)
+		return -1;
+	e->cause = strndup(colon + 1, eq - colon - 1);
+	return e->cause ? 0 : -1;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void json_counter(FILE *f, const char *key, struct counter *c,
+			 const char *indent)
+{
+	int i;
+
+	fprintf(f, "%s", indent);
+	json_str(f, key);
+	fprintf(f, ": {");
+	for (i = 0; i < c->n; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		json_str(f, c->v[i].name);
+		fprintf(f, ": %ld", c->v[i].count);
+	}
+	fprintf(f, "}");
+}
+
+static void write_json(FILE *f, struct analysis *a)
+{
+	int i;
+
+	fprintf(f, "{\n  \"trace\": ");
+	json_str(f, a->file);
+	fprintf(f, ",\n  \"task\": ");
+	if (a->task)
+		json_str(f, a->task);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n  \"window\": {\"start_ns\": %llu, \"end_ns\": %llu, \"duration_ns\": %llu},\n",
+		a->start_ns, a->end_ns, a->end_ns - a->start_ns);
+	fprintf(f, "  \"cpus\": {");
+	for (i = 0; i < a->ncpus; i++) {
+		struct cpu_result *r = &a->res[i];
+
+		fprintf(f, "%s\n    \"%d\": {\n      \"interruptions\": %ld,\n",
+			i ? "," : "", r->cpu, r->interruptions);
+		json_counter(f, "by_cause", &r->by_cause, "      ");
+		fprintf(f, ",\n");
+		json_counter(f, "all_causes", &r->all_causes, "      ");
+		fprintf(f, ",\n");
+		json_counter(f, "events", &r->events, "      ");
+		fprintf(f, "\n    }");
+	}
+	fprintf(f, "\n  },\n  \"total\": %ld\n}\n", a->total);
+}
+
+static void print_table(FILE *f, struct analysis *a)
+{
+	int i, j;
+
+	fprintf(f, "window: %.3f ms (trace time %llu.%06llu .. %llu.%06llu s), measured task: %s\n",
+		(a->end_ns - a->start_ns) / 1e6,
+		a->start_ns / 1000000000ULL, a->start_ns / 1000 % 1000000,
+		a->end_ns / 1000000000ULL, a->end_ns / 1000 % 1000000,
+		a->task ? a->task : "(none: every task switch counts)");
+	fprintf(f, "%4s %13s  %s\n", "CPU", "interruptions", "by cause");
+	for (i = 0; i < a->ncpus; i++) {
+		struct cpu_result *r = &a->res[i];
+
+		fprintf(f, "%4d %13ld", r->cpu, r->interruptions);
+		if (!r->by_cause.n)
+			fprintf(f, "  -\n");
+		for (j = 0; j < r->by_cause.n; j++)
+			fprintf(f, "%s%7ld %s\n", j ? "                   " : "  ",
+				r->by_cause.v[j].count, r->by_cause.v[j].name);
+	}
+	fprintf(f, "total: %ld interruptions\n", a->total);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "task", required_argument, NULL, 't' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct analysis a = { 0 };
+	struct expect *exp = NULL;
+	const char *json = NULL, *cpus = NULL;
+	int nexp = 0, quiet = 0, opt, i, j, bad = 0;
+	char err[512];
+
+	while ((opt = getopt_long(argc, argv, "c:t:j:e:qh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			cpus = optarg;
+			break;
+		case 't':
+			a.task = optarg[0] ? optarg : NULL;
+			break;
+		case 'j':
+			json = optarg;
+			break;
+		case 'e':
+			exp = realloc(exp, (nexp + 1) * sizeof(*exp));
+			if (!exp || parse_expect(optarg, &exp[nexp]))
+				fail("--expect '%s' is not CPU:CAUSE=COUNT (e.g. 1:workqueue:qc_planted_work=5)",
+				     optarg);
+			nexp++;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	a.file = argv[optind];
+	if (!cpus)
+		fail("%s: which CPUs are isolated? pass --cpus, e.g. --cpus 1-3", a.file);
+	a.ncpus = parse_cpus(cpus, &a.cpus);
+	if (a.ncpus < 0)
+		fail("--cpus '%s' is not a CPU list like 1-3 or 1,3", cpus);
+	for (i = 0; i < nexp; i++) {
+		for (j = 0; j < a.ncpus && a.cpus[j] != exp[i].cpu; j++)
+			;
+		if (j == a.ncpus)
+			fail("--expect names a CPU that is not in --cpus %s", cpus);
+	}
+
+	if (analyze(&a, err, sizeof(err)))
+		fail("%s", err);
+	for (i = 0; i < a.ncpus; i++) {
+		counter_sort(&a.res[i].by_cause);
+		counter_sort(&a.res[i].all_causes);
+		counter_sort(&a.res[i].events);
+	}
+
+	if (json && !strcmp(json, "-")) {
+		write_json(stdout, &a);
+		quiet = 1;
+	} else if (json) {
+		char *tmp;
+		FILE *f;
+
+		if (asprintf(&tmp, "%s.tmp", json) < 0)
+			fail("%s", "out of memory");
+		f = fopen(tmp, "w");
+		if (!f)
+			fail("cannot write %s", tmp);
+		write_json(f, &a);
+		if (fclose(f) || rename(tmp, json))
+			fail("cannot write %s", json);
+		free(tmp);
+	}
+	if (!quiet)
+		print_table(stdout, &a);
+
+	for (i = 0; i < nexp; i++) {
+		long got;
+
+		for (j = 0; a.cpus[j] != exp[i].cpu; j++)
+			;
+		got = counter_get(&a.res[j].by_cause, exp[i].cause);
+		if (got != exp[i].count) {
+			fprintf(stderr, "qc-analyze: expected %ld x %s on CPU %d, counted %ld\n",
+				exp[i].count, exp[i].cause, exp[i].cpu, got);
+			bad = 1;
+		}
+		free(exp[i].cause);
+	}
+	free(exp);
+	analysis_free(&a);
+	free(a.cpus);
+	return bad;
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# trace-start.sh [BUFFER_KB]: start tracing in the guest with no live
+# reader (DESIGN.md: a reader wakes through irq_work and would disturb the
+# CPUs it watches). Events come from events.list and the function filter
+# from ipi-callbacks.list, both beside this script; whatever the running
+# kernel lacks is skipped with a warning, never fatal. trace-stop.sh ends it.
+#
+# BUFFER_KB is the ring buffer per CPU (default 32768 = 32 MiB): the
+# housekeeping CPU of a hammer window logs ~10k events/s (drains, ticks,
+# wake-ups), so 32 MiB holds ~40 s of it; an isolated CPU needs far less
+# but buffers are one size for all CPUs. The buffer is in overwrite mode:
+# if it ever wraps, the oldest events go first, the "qc: window start"
+# marker is lost and the analyzer refuses the trace rather than guess.
+# The clock is "mono": one clock for every CPU, so the markers written on
+# the housekeeping CPU bound the window on the isolated CPUs exactly.
+# busybox ash
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+T=/sys/kernel/tracing
+kb=${1:-32768}
+warn() { echo "trace-start: $*" >&2; }
+
+[ -d "$T/events" ] || { warn "no tracefs at $T (CONFIG_FTRACE? mounted?)"; exit 1; }
+command -v trace-cmd >/dev/null 2>&1 || { warn "trace-cmd is not installed in the guest"; exit 1; }
+case $kb in ''|*[!0-9]*) warn "buffer size '$kb' is not a number of KiB"; exit 1 ;; esac
+
+set --
+for ev in $(sed -e 's/#.*//' "$here/events.list"); do
+	sys=${ev%%:*} name=${ev#*:}
+	if [ "$name" = '*' ] || [ "$name" = "$ev" ]; then
+		if [ -d "$T/events/$sys" ]; then set -- "$@" -e "$sys"
+		else warn "event system $sys not in this kernel: skipped"; fi
+	elif [ -d "$T/events/$sys/$name" ]; then
+		set -- "$@" -e "$sys:$name"
+	else
+		warn "event $sys:$name not in this kernel: skipped"
+	fi
+done
+[ $# -gt 0 ] || { warn "none of the events in events.list exists"; exit 1; }
+
+# available_filter_functions lines are "name" or "name [module]".
+nfunc=0
+if [ -r "$T/available_filter_functions" ]; then
+	avail=/tmp/qc-avail-funcs.$$
+	awk '{ print $1 }' "$T/available_filter_functions" > "$avail"
+	for f in $(sed -e 's/#.*//' "$here/ipi-callbacks.list"); do
+		if grep -qxF "$f" "$avail"; then
+			set -- "$@" -l "$f"
+			nfunc=$((nfunc + 1))
+		else
+			warn "function $f not traceable in this kernel: skipped"
+		fi
+	done
+	rm -f "$avail"
+else
+	warn "no function tracer: IPIs are reported by vector only"
+fi
+[ $nfunc -eq 0 ] || set -- -p function "$@"
+
+trace-cmd reset >/dev/null 2>&1
+exec trace-cmd start -C mono -b "$kb" "$@"
