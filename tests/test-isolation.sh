@@ -5,15 +5,16 @@
 #   wq:  every primed isolated CPU ran drain_local_pages_wq at least once;
 #   rcu: no isolated CPU was interrupted by a drain, while the hammer
 #        completed at least 100 drain_all_pages() calls;
-#   both: the planted-noise self-test counted exactly what was planted.
+#   both: the planted-noise self-test counted exactly what was planted,
+#         and the allocator benchmark ran and was compared to wq.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 
-ktap_plan 7
-if "$root/scripts/compare.sh" --variants "wq rcu" --scenario hammer --duration 10 >"$scratch/log" 2>&1; then
+ktap_plan 8
+if "$root/scripts/compare.sh" --variants "wq rcu" --scenario hammer --duration 10 --bench-runs 2 >"$scratch/log" 2>&1; then
 	ktap_ok "hammer scenario ran on wq and rcu"
 else
 	ktap_not_ok "hammer scenario ran on wq and rcu"
@@ -34,4 +35,6 @@ ktap_check "rcu: the hammer completed at least 100 drains ($(q .variants.rcu.dra
 ktap_check "rcu: verdict PASS ($(q .variants.rcu.verdict))" test "$(q .variants.rcu.verdict)" = PASS
 ktap_check "self-test: counted exactly what was planted ($(q .selftest.counted)/$(q .selftest.planted))" \
 	test "$(q '.selftest.planted > 0 and .selftest.planted == .selftest.counted')" = true
+ktap_check "allocator benchmark: 2 samples each and rcu's t-test against wq" \
+	test "$(q '(.alloc_bench.wq.n == 2) and (.alloc_bench.rcu.n == 2) and (.alloc_bench.rcu.significant | type == "boolean")')" = true
 ktap_finish
