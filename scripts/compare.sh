@@ -70,15 +70,17 @@ if [ "$bench_runs" -gt 0 ]; then
 		fi
 	done
 fi
+# The run's status is settled before the summary and report read it.
+if [ -n "$failed" ]; then
+	echo "failed: variant(s)$failed failed" > "$QC_STATUS_FILE"
+else
+	echo "ok" > "$QC_STATUS_FILE"
+fi
 i=$((i + 1))
 step "$i" "$total" "summarize"
 "$QC_ROOT/scripts/summarize.sh" "$run"
 step "$total" "$total" "report"
-if [ -x "$QC_ROOT/scripts/report.sh" ]; then
-	"$QC_ROOT/scripts/report.sh" "$run"
-fi
-if [ -n "$failed" ]; then
+"$QC_ROOT/scripts/report.sh" "$run"
+[ -z "$failed" ] ||
 	die "run $run_id is incomplete: variant(s)$failed failed (see their status and console.log files)"
-fi
-echo "ok" > "$QC_STATUS_FILE"
 info "results: $run"
