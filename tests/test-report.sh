@@ -43,7 +43,7 @@ ktap_check "wq FAILs with the drain work item counted per CPU" grep -qF \
 	'**wq: FAIL** — `workqueue:drain_local_pages_wq` interrupted CPU 1 37 times, CPU 2 41, CPU 3 39 across 402 drain_all_pages() calls' \
 	"$run/report.md"
 ktap_check "rcu PASSes with its other causes shown, not hidden" grep -qF \
-	'**rcu: PASS** — no drain-caused interruption on CPU 1, 2 and 3 (pcp pages primed: 251/390/384) across 311 drain_all_pages() calls; other causes (shown, not deciding the verdict; some can be a drain's side effects, e.g. waking a kworker kicks the nohz_full tick): 2 in all' \
+	'**rcu: PASS** — no drain-caused interruption on CPU 1, 2 and 3 (pcp pages primed: 251/390/384) across 311 drain_all_pages() calls; other causes (shown, not deciding the verdict; some can be side effects of a drain, e.g. waking a kworker kicks the nohz_full tick): 2 in all' \
 	"$run/report.md"
 ktap_check "cause table sums the drain cause over the isolated CPUs" grep -qF \
 	'| `workqueue:drain_local_pages_wq` | **yes** | 117 | 0 | 0 |' "$run/report.md"

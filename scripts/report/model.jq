@@ -39,7 +39,7 @@ def drain_evidence:
 def other_evidence:
 	(causes | map(select(.cause | is_drain | not)) | sum_by_cause) as $o
 	| if $o == [] then "no other interruption"
-	  else "other causes (shown, not deciding the verdict; some can be a drain's side effects, e.g. waking a kworker kicks the nohz_full tick): \($o | map(.n) | add) in all — \($o | top(3))" end;
+	  else "other causes (shown, not deciding the verdict; some can be side effects of a drain, e.g. waking a kworker kicks the nohz_full tick): \($o | map(.n) | add) in all — \($o | top(3))" end;
 def calls: if .drain == null then "" else " across \(.drain.calls) drain_all_pages() calls" end;
 def primed: cpus_of as $c | [.cpus[$c[]].pcp_primed_pages | dash] | join("/");
 
