@@ -12,13 +12,21 @@ QC_OSLAT_SETTLE=${QC_OSLAT_SETTLE:-3}
 
 qc_isolate() {
 	qc_say "isolating CPUs $QC_ISOLATED (housekeeping $QC_HOUSEKEEPING)"
-	sh /qc/cpusets/isolate.sh "$QC_HOUSEKEEPING" "$QC_ISOLATED" /results/isolation.txt "$@" ||
+	sh /qc/cpusets/isolate.sh "$@" "$QC_HOUSEKEEPING" "$QC_ISOLATED" /results/isolation.txt ||
 		{ qc_say "cpusets/isolate.sh failed"; return 1; }
 	if ! sh /qc/cpusets/verify.sh "$QC_HOUSEKEEPING" "$QC_ISOLATED" > /results/verify.txt 2>&1; then
 		qc_say "isolation verification failed:"
 		head -n 5 /results/verify.txt > /dev/console
 		return 1
 	fi
+}
+
+# What every traced scenario does before its window: isolate (options go
+# to isolate.sh), load the module (its plant serves the self-test), prime.
+qc_prepare() {
+	qc_isolate "$@"
+	qc_load_hammer
+	qc_prime
 }
 
 qc_load_hammer() {
@@ -38,16 +46,17 @@ qc_prime() {
 # SECONDS while oslat runs on the isolated CPUs; START_CMD (a shell
 # function) starts the disturbance right after the start marker and
 # qc_window_done (defined by the caller, default: true) is polled until it
-# says the disturbance is over, at most 10 s past the window.
+# says the disturbance is over, at most QC_WINDOW_GRACE (10) s past the window.
 qc_window() {
 	name=$1 secs=$2 start=$3
 	shift 3
 	sh /qc/tracing/trace-start.sh || { qc_say "trace-start failed"; return 1; }
 	# oslat must live in the isolated partition to be allowed there; its
-	# main thread sleeps on the first isolated CPU until the end.
+	# main thread sleeps on the first isolated CPU until the end. Its
+	# workers spin on QC_OSLAT_WORKERS (default: every isolated CPU).
 	first=$(echo "$QC_ISOLATED" | cut -d, -f1 | cut -d- -f1)
-	sh /qc/cpusets/enter-isolated.sh -- oslat -c "$QC_ISOLATED" -C "$first" \
-		-D $((secs + QC_OSLAT_SETTLE + 15)) -q "$@" \
+	sh /qc/cpusets/enter-isolated.sh -- oslat -c "${QC_OSLAT_WORKERS:-$QC_ISOLATED}" -C "$first" \
+		-D $((secs + QC_OSLAT_SETTLE + ${QC_WINDOW_GRACE:-10} + 15)) -q "$@" \
 		--json="/results/oslat${name:+-$name}.json" > "/results/oslat${name:+-$name}.txt" 2>&1 &
 	oslat_pid=$!
 	sleep "$QC_OSLAT_SETTLE"
@@ -60,11 +69,15 @@ qc_window() {
 	$start
 	qc_wait_progress "$secs" "${name:-window}"
 	waited=0
-	while ! qc_window_done && [ $waited -lt 10 ]; do sleep 1; waited=$((waited + 1)); done
+	while ! qc_window_done && [ $waited -lt "${QC_WINDOW_GRACE:-10}" ]; do
+		sleep 1
+		waited=$((waited + 1))
+	done
 	sh /qc/tracing/trace-mark.sh "qc: window end"
-	# oslat stops on its own: -D covers the window and its settle time.
-	kill -INT "$oslat_pid" 2>/dev/null
-	wait "$oslat_pid"
+	# oslat's -D outlasts the window and its grace; SIGINT ends it now and
+	# it still writes its JSON. (If it is gone already, that is fine too.)
+	kill -INT "$oslat_pid" 2>/dev/null || true
+	wait "$oslat_pid" || qc_say "oslat exited with $?"
 	sh /qc/tracing/trace-stop.sh "/results/trace${name:+-$name}.dat" ||
 		{ qc_say "trace-stop failed"; return 1; }
 }
@@ -96,6 +109,9 @@ qc_plant() {
 qc_triggers() {
 	. /qc/guest-init/triggers.sh
 	(
+		# A trigger that fails (the hog is OOM-killed on purpose) must not
+		# end the others: no set -e in here.
+		set +e
 		for t in memory_offline gigantic_page direct_reclaim; do
 			sh /qc/tracing/trace-mark.sh "qc: trigger $t"
 			qc_say "trigger: $t"

@@ -20,7 +20,7 @@ usage: $0 [options]
                           e.g. --param rate=200, --param bench_runs=5
       --guest-script FILE run FILE in the guest (scenario "custom"); what it
                           writes in its working directory comes home
-      --timeout SECONDS   hard limit for the guest (default 120 + 3 x duration)
+      --timeout SECONDS   hard limit for the guest (default 300 + 3 x duration)
       --no-build          use the existing build; fail if there is none
 Environment: QC_CACHE (default ~/.cache/quietcore), QC_RESULTS (default
 results/), QC_ACCEL=tcg|kvm to skip the KVM probe.
@@ -69,7 +69,7 @@ for c in $(cpulist_expand "$isolated"); do
 	[ "$c" -lt "$smp" ] || die "isolated CPU $c does not exist in a $smp-CPU guest: use --smp $((c + 1)) or a smaller list"
 done
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
-[ -n "$timeout" ] || timeout=$((120 + 3 * duration))
+[ -n "$timeout" ] || timeout=$((300 + 3 * duration))
 is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 
 label=$variant${flavour:+-$flavour}${tag:+-$tag}

@@ -38,5 +38,6 @@ def is_drain_cause: . as $c | any($drain_causes[]; . as $p | $c | test($p));
     elif $analysis == null then "NO-TRACE"
     elif any(.cpus[]; (.pcp_primed_pages // 0) == 0) then "UNPRIMED"
     elif any(.cpus[]; .drain_interruptions > 0) then "FAIL"
+    elif ($hammer.stalls // 0) > 0 then "STALLED"
     elif $hammer != null and ($hammer.calls // 0) < 100 then "TOO-FEW-DRAINS"
     else "PASS" end)

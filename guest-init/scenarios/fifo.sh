@@ -5,9 +5,16 @@
 . /qc/guest-init/lib.sh
 . /qc/guest-init/measure.sh
 set -e
-qc_isolate --rt-throttle off
-qc_load_hammer
-qc_prime
+# oslat's main thread (SCHED_OTHER) sleeps on the first isolated CPU and
+# ends the run; a SCHED_FIFO worker there would starve it and oslat would
+# never stop. So the FIFO workers spin on the other isolated CPUs.
+. /qc/cpusets/lib.sh
+cl_mask "$QC_ISOLATED"
+first=$(echo "$QC_ISOLATED" | cut -d, -f1 | cut -d- -f1)
+cl_list $((CL_MASK & ~(1 << first)))
+[ -n "$CL_LIST" ] || { qc_say "fifo needs at least two isolated CPUs"; exit 2; }
+export QC_OSLAT_WORKERS=$CL_LIST
+qc_prepare --rt-throttle off
 qc_window_done() { qc_hammer_done; }
 qc_window "" "$QC_DURATION" qc_hammer_start --rtprio 1
 # A stalled drain finishes once oslat has gone; give it a bounded time.

@@ -4,9 +4,7 @@
 . /qc/guest-init/lib.sh
 . /qc/guest-init/measure.sh
 set -e
-qc_isolate
-qc_load_hammer
-qc_prime
+qc_prepare
 qc_window_done() { qc_hammer_done; }
 qc_window "" "$QC_DURATION" qc_hammer_start
 cat $QC_HAMMER/stats > /results/hammer.json

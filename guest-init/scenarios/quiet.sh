@@ -4,9 +4,7 @@
 . /qc/guest-init/lib.sh
 . /qc/guest-init/measure.sh
 set -e
-qc_isolate
-qc_load_hammer
-qc_prime
+qc_prepare
 qc_window "" "$QC_DURATION" true
 sh /qc/guest-init/pcp-counts.sh /results/pcp-after.json
 qc_selftest

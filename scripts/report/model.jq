@@ -54,6 +54,8 @@ def evidence:
 		"CPU \(unprimed | cpulist) had an empty pcplist when the window opened (pages primed: \(primed)); a non-forced drain skips an empty list, so this variant's run proves nothing; \(drain_or_none)\(calls); \(other_evidence)"
 	elif .verdict == "NO-TRACE" then "no trace analysis (analysis.json) for this variant: interruptions were not counted"
 	elif .verdict == "FAILED-RUN" then "the variant's run did not finish: status \(.status | code)"
+	elif .verdict == "STALLED" then
+		"no drain-caused interruption inside the window, but \(.drain.stalls) drain_all_pages() call(s) stalled (max \(.drain.max_us) µs): the drain waited for an isolated CPU that never yielded; \(drain_or_none)\(calls); \(other_evidence)"
 	elif .verdict == "TOO-FEW-DRAINS" then
 		"only \(.drain.calls // 0) drain_all_pages() calls (fewer than 100), too few to show anything; \(drain_or_none); \(other_evidence)"
 	else "see the tables below" end;
@@ -62,7 +64,7 @@ def evidence:
 def verdicts:
 	{h2: "Verdict"},
 	{ul: [.variants | to_entries[] | "**\(.key): \(.value.verdict)** — \(.value | evidence)"]},
-	{p: "The rule: a variant PASSes only when every isolated CPU had pages in its pcplist when the window opened (primed) and no isolated CPU shows an interruption caused by the drain, that is a cause matching \($drain_causes | map(code) | join(" or ")) (tracing/drain-causes.list). Interruptions with other causes are counted and shown, never hidden, but do not decide the verdict. Other verdicts: FAIL (a drain-caused interruption), UNPRIMED (an empty pcplist: a non-forced drain skips it), TOO-FEW-DRAINS (under 100 drain_all_pages() calls), NO-TRACE (no trace analysed), FAILED-RUN (the run did not finish)."},
+	{p: "The rule: a variant PASSes only when every isolated CPU had pages in its pcplist when the window opened (primed) and no isolated CPU shows an interruption caused by the drain, that is a cause matching \($drain_causes | map(code) | join(" or ")) (tracing/drain-causes.list). Interruptions with other causes are counted and shown, never hidden, but do not decide the verdict. Other verdicts: FAIL (a drain-caused interruption), UNPRIMED (an empty pcplist: a non-forced drain skips it), STALLED (no drain-caused interruption, but a drain_all_pages() call stalled past its threshold waiting for an isolated CPU), TOO-FEW-DRAINS (under 100 drain_all_pages() calls), NO-TRACE (no trace analysed), FAILED-RUN (the run did not finish)."},
 	{p: (if .selftest == null then "Analyzer self-test: not run in this run."
 		else "Analyzer self-test (interruptions planted in a separate window, then counted from its trace): planted \(.selftest.planted), counted \(.selftest.counted) — \(if .selftest.planted == .selftest.counted then "**pass**" else "**MISMATCH**: the counts below cannot be trusted" end) (" + ([.variants | to_entries[] | select(.value.selftest != null) | "\(.key) \(.value.selftest.counted)/\(.value.selftest.planted)"] | join(", ")) + ")." end)};
 
