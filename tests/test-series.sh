@@ -1,0 +1,56 @@
+#!/bin/sh
+# The kernel series (patches/): every series in patches/series applies to
+# the pristine linux-source-6.1 tree in order, on top of its base, with
+# git apply; each patch is checkpatch --strict clean (the only warning
+# allowed is checkpatch's "Unknown commit id", since the Debian tree has
+# no upstream history to resolve the reverted commits in); no pcp
+# spinlock helper survives in wq; and rcu's __drain_all_pages() queues no
+# work on any CPU. Boots nothing; unpacks the tree once if needed.
+. "$(dirname "$0")/ktap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/lib.sh"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+ktap_plan 8
+"$root/scripts/tree.sh" spinlock > /dev/null 2>&1 || ktap_diag "could not unpack the pristine tree"
+
+# apply_stack VARIANT DIR: a fresh hard-linked copy of the pristine tree
+# with VARIANT's whole stack applied in order, as scripts/tree.sh does.
+apply_stack() {
+	rm -rf "$2" && cp -al "$QC_PRISTINE" "$2" || return 1
+	stack= v=$1
+	while [ "$v" != "-" ]; do stack="$v $stack"; v=$(qc_variant_base "$v"); done
+	for v in $stack; do
+		for p in $(qc_variant_patches "$v"); do
+			(cd "$2" && git apply "$p") || { ktap_diag "$(basename "$p") does not apply"; return 1; }
+		done
+	done
+}
+ktap_check "wq applies to pristine 6.1 in order" apply_stack wq "$scratch/wq"
+ktap_check "rcu applies on top of wq in order" apply_stack rcu "$scratch/rcu"
+
+checkpatch_clean() {
+	for p in $(qc_variant_patches "$1"); do
+		out=$(cd "$QC_PRISTINE" && ./scripts/checkpatch.pl --strict --no-tree -q "$p" 2>&1)
+		left=$(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK):' | grep -v "Unknown commit id")
+		[ -z "$left" ] || { ktap_diag "$(basename "$p"): $left"; return 1; }
+	done
+}
+ktap_check "wq patches are checkpatch --strict clean" checkpatch_clean wq
+ktap_check "rcu patches are checkpatch --strict clean" checkpatch_clean rcu
+ktap_check "every patch is signed by the project, not a person" \
+	sh -c "! grep -h '^Signed-off-by:' '$root'/patches/*/0*.patch | grep -v 'quietcore maintainers <maintainers@quietcore.invalid>'"
+
+ktap_check "wq uses no pcp spinlock helper" \
+	sh -c "! grep -nE 'pcp_spin_(lock|trylock|unlock)|pcpu_spin_|spin_lock_init\\(&pcp->lock\\)' '$scratch/wq/mm/page_alloc.c'"
+# The body of __drain_all_pages(), from its definition to its closing brace.
+drain_body() { sed -n '/^static void __drain_all_pages(/,/^}/p' "$1/mm/page_alloc.c"; }
+queues_drain_work() { drain_body "$1" | grep -q 'queue_work_on(cpu, mm_percpu_wq'; }
+queues_no_work() {
+	body=$(drain_body "$1")
+	[ -n "$body" ] && ! printf '%s\n' "$body" | grep -qE 'queue_work|schedule_work|flush_work'
+}
+ktap_check "wq's __drain_all_pages() queues work on mm_percpu_wq" queues_drain_work "$scratch/wq"
+ktap_check "rcu's __drain_all_pages() queues no work on any CPU" queues_no_work "$scratch/rcu"
+ktap_finish
