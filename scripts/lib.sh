@@ -3,7 +3,9 @@
 # shellcheck shell=sh
 
 QC_ROOT=${QC_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
-QC_CACHE=${QC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/quietcore}
+# The cache follows the user, even where HOME is not set (a bare CI shell).
+QC_HOME=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
+QC_CACHE=${QC_CACHE:-${XDG_CACHE_HOME:-$QC_HOME/.cache}/quietcore}
 QC_ARCH=x86_64
 QC_JOBS=${QC_JOBS:-$(nproc 2>/dev/null || echo 2)}
 QC_PRISTINE=$QC_CACHE/linux-source-6.1
