@@ -11,6 +11,7 @@ dir=${1:?usage: analyze.sh DIR ISOLATED} iso=${2:?usage: analyze.sh DIR ISOLATED
 need_cmd make pkg-config jq
 make -s -C "$QC_ROOT/tracing" >/dev/null 2>"$dir/analyzer-build.log" ||
 	die "the trace analyzer does not build: see $dir/analyzer-build.log (missing libtracecmd-dev? run 'sudo make setup')"
+rm -f "$dir/analyzer-build.log"
 qa=$QC_ROOT/tracing/qc-analyze
 
 if [ -f "$dir/trace.dat" ]; then
