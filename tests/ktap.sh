@@ -34,6 +34,22 @@ expect_error() {
 	fi
 }
 
+# expect_one_error DESCRIPTION TOOL PATTERN COMMAND...: the command must
+# fail and print exactly one line, "TOOL: error: ...PATTERN..." (TOOL is a
+# regular expression: quietcore, welch, [a-z]*...).
+expect_one_error() {
+	desc=$1 tool=$2 pattern=$3
+	shift 3
+	if out=$("$@" 2>&1); then
+		ktap_not_ok "$desc"; ktap_diag "exited 0: $out"
+	elif [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+	     printf '%s\n' "$out" | grep -q "^$tool: error: .*$pattern"; then
+		ktap_ok "$desc"
+	else
+		ktap_not_ok "$desc"; ktap_diag "wrong message: $out"
+	fi
+}
+
 ktap_finish() {
 	echo "# $ktap_pass passed, $ktap_fail failed, $ktap_skip skipped"
 	[ "$ktap_fail" -eq 0 ]

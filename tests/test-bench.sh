@@ -30,18 +30,7 @@ welch_is() {
 	fi
 }
 # refused DESC PATTERN CMD...: fails with one "<tool>: error:" line.
-refused() {
-	desc=$1 pattern=$2
-	shift 2
-	if out=$("$@" 2>&1); then
-		ktap_not_ok "$desc"; ktap_diag "exited 0: $out"
-	elif [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
-	     printf '%s\n' "$out" | grep -q "^[a-z]*: error: .*$pattern"; then
-		ktap_ok "$desc"
-	else
-		ktap_not_ok "$desc"; ktap_diag "wrong message: $out"
-	fi
-}
+refused() { desc=$1; shift; expect_one_error "$desc" '[a-z]*' "$@"; }
 samples() { f=$scratch/$1; shift; printf '%s\n' "$@" > "$f"; }
 
 ktap_check "bench/Makefile builds pft (static) and welch" \

@@ -79,18 +79,7 @@ fi
 
 # Bad run directories: one "quietcore: error:" line and a non-zero exit.
 mkdir "$scratch/empty"
-one_line_error() {
-	desc=$1 pattern=$2
-	shift 2
-	if out=$("$@" 2>&1); then
-		ktap_not_ok "$desc"; ktap_diag "exited 0: $out"
-	elif [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
-		printf '%s\n' "$out" | grep -q "^quietcore: error: .*$pattern"; then
-		ktap_ok "$desc"
-	else
-		ktap_not_ok "$desc"; ktap_diag "wrong message: $out"
-	fi
-}
+one_line_error() { desc=$1; shift; expect_one_error "$desc" quietcore "$@"; }
 one_line_error "a run directory without summary.json is refused in one line" \
 	"has no summary.json: run scripts/summarize.sh" "$report" "$scratch/empty"
 one_line_error "a missing run directory is refused in one line" "is not a directory" \
