@@ -33,7 +33,7 @@ def sum_by_cause: group_by(.cause) | map({cause: .[0].cause, n: (map(.n) | add)}
 def drain_evidence:
 	causes | map(select(.cause | is_drain)) | group_by(.cause)
 	| map(sort_by(.cpu | tonumber) as $g
-		| "\($g[0].cause | code) interrupted CPU \($g[0].cpu) \($g[0].n) times"
+		| "\($g[0].cause | code) interrupted CPU \($g[0].cpu) \(if $g[0].n == 1 then "once" else "\($g[0].n) times" end)"
 		+ ($g[1:] | map(", CPU \(.cpu) \(.n)") | join("")))
 	| join("; ");
 def other_evidence:
