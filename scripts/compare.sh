@@ -5,14 +5,14 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 extra= bench_runs=5
+variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs=5
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
 	--scenario) scenario=$2; shift ;;
 	--duration) duration=$2; shift ;;
 	--isolated) isolated=$2; shift ;;
-	--debug) extra="$extra --debug" ;;
+	--debug) debug=--debug ;;
 	--bench-runs) bench_runs=$2; shift ;;
 	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--debug] [--bench-runs N (0: no allocator benchmark)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
@@ -33,41 +33,35 @@ i=0
 for v in $variants; do
 	i=$((i + 1))
 	step "$i" "$total" "build $v"
-	# shellcheck disable=SC2086
-	"$QC_ROOT/scripts/build.sh" $(echo "$extra" | grep -o -- --debug || true) "$v" >/dev/null
+	"$QC_ROOT/scripts/build.sh" $debug "$v" >/dev/null
 done
 
 run_id=$(qc_new_run)
 run=$QC_RESULTS/$run_id
-export QC_STATUS_FILE="$run/status"
-echo "running" > "$QC_STATUS_FILE"
-trap 'grep -q "^running" "$QC_STATUS_FILE" 2>/dev/null && echo "failed: interrupted" > "$QC_STATUS_FILE"; exit 130' INT TERM
-cat > "$run/run.txt" <<RUN
-id: $run_id
-variants: $variants
-scenario: $scenario
-duration_s: $duration
-isolated: $isolated
-RUN
+qc_status_begin "$run/status"
+qc_run_txt "$run" "$variants" "$scenario" "$duration" "$isolated"
+
+# run_in_run NAME RUN.SH-ARGS...: one guest of this run; a failure is
+# remembered under NAME and the rest still run. Each guest keeps its own
+# status file, not the run's.
 failed=
+run_in_run() {
+	name=$1
+	shift
+	# shellcheck disable=SC2086
+	(unset QC_STATUS_FILE; "$QC_ROOT/scripts/run.sh" --no-build --run-id "$run_id" $debug "$@" >/dev/null) ||
+		failed="$failed $name"
+}
 for v in $variants; do
 	i=$((i + 1))
 	step "$i" "$total" "run $v ($scenario, ${duration} s window)"
-	# shellcheck disable=SC2086
-	if ! (unset QC_STATUS_FILE; "$QC_ROOT/scripts/run.sh" --no-build --run-id "$run_id" -V "$v" \
-		-s "$scenario" -d "$duration" -c "$isolated" $extra >/dev/null); then
-		failed="$failed $v"
-	fi
+	run_in_run "$v" -V "$v" -s "$scenario" -d "$duration" -c "$isolated"
 done
 if [ "$bench_runs" -gt 0 ]; then
 	for v in $variants; do
 		i=$((i + 1))
 		step "$i" "$total" "allocator benchmark on $v ($bench_runs pft runs)"
-		# shellcheck disable=SC2086
-		if ! (unset QC_STATUS_FILE; "$QC_ROOT/scripts/run.sh" --no-build --run-id "$run_id" -V "$v" \
-			-s bench --tag bench --param "bench_runs=$bench_runs" $extra >/dev/null); then
-			failed="$failed $v-bench"
-		fi
+		run_in_run "$v-bench" -V "$v" -s bench --tag bench --param "bench_runs=$bench_runs"
 	done
 fi
 # The run's status is settled before the summary and report read it.

@@ -89,3 +89,19 @@ qc_new_run() {
 	done
 	echo "$try"
 }
+
+# qc_status_begin FILE: this script now owns the status file FILE: it says
+# "running" until the script writes "ok", die() writes "failed: why", and
+# an interrupt leaves "failed: interrupted".
+qc_status_begin() {
+	export QC_STATUS_FILE="$1"
+	echo "running" > "$QC_STATUS_FILE"
+	trap 'grep -q "^running" "$QC_STATUS_FILE" 2>/dev/null && echo "failed: interrupted" > "$QC_STATUS_FILE"; exit 130' INT TERM
+}
+
+# qc_run_txt RUNDIR VARIANTS SCENARIO DURATION ISOLATED: the run's facts,
+# read back by summarize.sh.
+qc_run_txt() {
+	printf 'id: %s\nvariants: %s\nscenario: %s\nduration_s: %s\nisolated: %s\n' \
+		"$(basename "$1")" "$2" "$3" "$4" "$5" > "$1/run.txt"
+}

@@ -89,9 +89,7 @@ fi
 out=$QC_RESULTS/$run_id/$label
 [ ! -e "$out" ] || die "$out already exists: results are never overwritten, start a new run"
 mkdir -p "$out"
-export QC_STATUS_FILE="$out/status"
-echo "running" > "$QC_STATUS_FILE"
-trap 'grep -q "^running" "$QC_STATUS_FILE" 2>/dev/null && echo "failed: interrupted" > "$QC_STATUS_FILE"; exit 130' INT TERM
+qc_status_begin "$out/status"
 
 initrd=$bdir/qc-initramfs.cpio
 "$QC_ROOT/scripts/initramfs.sh" --build "$bdir" ${guest_script:+--extra "$guest_script"} "$initrd"

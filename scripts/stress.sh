@@ -24,8 +24,7 @@ for v in $variants; do
 	"$QC_ROOT/scripts/build.sh" --debug "$v" >/dev/null
 done
 run_id=$(qc_new_run)
-printf 'id: %s\nvariants: %s\nscenario: stress\nduration_s: %s\nisolated: 1-3\n' \
-	"$run_id" "$variants" "$duration" > "$QC_RESULTS/$run_id/run.txt"
+qc_run_txt "$QC_RESULTS/$run_id" "$variants" stress "$duration" 1-3
 failed=
 for v in $variants; do
 	step "$((n + 1))" "$((n + 1))" "stress $v (debug) for $duration s"
