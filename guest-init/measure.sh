@@ -54,7 +54,7 @@ qc_window() {
 	# oslat must live in the isolated partition to be allowed there; its
 	# main thread sleeps on the first isolated CPU until the end. Its
 	# workers spin on QC_OSLAT_WORKERS (default: every isolated CPU).
-	first=$(echo "$QC_ISOLATED" | cut -d, -f1 | cut -d- -f1)
+	first=$(qc_first_isolated)
 	sh /qc/cpusets/enter-isolated.sh -- oslat -c "${QC_OSLAT_WORKERS:-$QC_ISOLATED}" -C "$first" \
 		-D $((secs + QC_OSLAT_SETTLE + ${QC_WINDOW_GRACE:-10} + 15)) -q "$@" \
 		--json="/results/oslat${name:+-$name}.json" > "/results/oslat${name:+-$name}.txt" 2>&1 &
@@ -90,7 +90,7 @@ qc_hammer_done() { [ "$(cat $QC_HAMMER/state)" = done ]; }
 # isolated CPUs in a window of their own; the host's analyzer must count
 # exactly that many (scripts/analyze.sh).
 qc_selftest() {
-	first=$(echo "$QC_ISOLATED" | cut -d, -f1 | cut -d- -f1)
+	first=$(qc_first_isolated)
 	last=$(echo "$QC_ISOLATED" | tr ',' '\n' | tail -n1 | cut -d- -f2)
 	k=${QC_PLANT:-5}
 	echo "work $first $k" > /results/selftest-planted.txt

@@ -10,7 +10,7 @@ set -e
 # never stop. So the FIFO workers spin on the other isolated CPUs.
 . /qc/cpusets/lib.sh
 cl_mask "$QC_ISOLATED"
-first=$(echo "$QC_ISOLATED" | cut -d, -f1 | cut -d- -f1)
+first=$(qc_first_isolated)
 cl_list $((CL_MASK & ~(1 << first)))
 [ -n "$CL_LIST" ] || { qc_say "fifo needs at least two isolated CPUs"; exit 2; }
 export QC_OSLAT_WORKERS=$CL_LIST
