@@ -5,7 +5,7 @@
 
 ktap_n=0 ktap_pass=0 ktap_fail=0 ktap_skip=0
 
-ktap_plan() { echo "TAP version 13"; echo "1..$1"; }
+ktap_plan() { ktap_planned=$1; echo "TAP version 13"; echo "1..$1"; }
 ktap_ok() { ktap_n=$((ktap_n + 1)); ktap_pass=$((ktap_pass + 1)); echo "ok $ktap_n $*"; }
 ktap_not_ok() { ktap_n=$((ktap_n + 1)); ktap_fail=$((ktap_fail + 1)); echo "not ok $ktap_n $*"; }
 ktap_skip() { ktap_n=$((ktap_n + 1)); ktap_skip=$((ktap_skip + 1)); echo "ok $ktap_n $* # SKIP"; }
@@ -50,7 +50,14 @@ expect_one_error() {
 	fi
 }
 
+# ktap_finish: the closing count; fails when a check failed or when the
+# program ran a different number of checks than it planned (a test that
+# stopped short has not shown what it promised).
 ktap_finish() {
 	echo "# $ktap_pass passed, $ktap_fail failed, $ktap_skip skipped"
+	if [ "$ktap_n" -ne "${ktap_planned:-$ktap_n}" ]; then
+		echo "# planned $ktap_planned checks, ran $ktap_n"
+		return 1
+	fi
 	[ "$ktap_fail" -eq 0 ]
 }

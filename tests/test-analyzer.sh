@@ -1,13 +1,16 @@
 #!/bin/sh
 # test-analyzer.sh: KTAP tests of tracing/qc-analyze on real guest traces
-# (tests/fixtures/traces/, captured by capture.sh there; README.md there
-# lists what each holds and the counts checked here, each cross-checked
-# by hand against `trace-cmd report`). Boots nothing.
+# (tests/fixtures/traces/, captured by the capture*.sh scripts there;
+# README.md there lists what each holds and the counts checked here, each
+# cross-checked by hand against `trace-cmd report`), and the adversarial
+# cases a reviewer would try: traces cut or overwritten, windows whose
+# edge falls between an IPI and its work item. Boots nothing.
 cd "$(dirname "$0")/.." || exit 2
 . tests/ktap.sh
 
 FX=tests/fixtures/traces
 QA=tracing/qc-analyze
+DC=tracing/drain-causes.list
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -37,7 +40,7 @@ check() {
 	if [ "$2" = "$3" ]; then ktap_ok "$1"; else ktap_not_ok "$1"; ktap_diag "got:  $2" "want: $3"; fi
 }
 
-ktap_plan 32
+ktap_plan 49
 
 # 1: it builds, warning-free.
 if make -s -C tracing clean >/dev/null 2>&1 && make -s -C tracing > "$tmp/build" 2>&1 &&
@@ -46,23 +49,22 @@ if make -s -C tracing clean >/dev/null 2>&1 && make -s -C tracing > "$tmp/build"
 else
 	ktap_not_ok "make -C tracing builds qc-analyze without warnings"
 	ktap_diag "$(cat "$tmp/build")"
-	echo "$ktap_pass passed, $((ktap_fail + 31)) failed"
 	exit 1
 fi
 
 # planted.dat: 5 work items planted on CPU 1, 7 IPIs on CPU 3, oslat on 1-3.
-"$QA" --cpus 1-3 --task oslat --json "$tmp/p.json" \
+"$QA" --cpus 1-3 --task oslat --drain-causes "$DC" --json "$tmp/p.json" \
 	--expect 1:workqueue:qc_planted_work=5 \
 	--expect 3:irq_vectors:call_function_single:qc_planted_ipi=7 \
 	"$FX/planted.dat" > "$tmp/p.txt" 2> "$tmp/p.err"
 check "planted: exactly 5 workqueue:qc_planted_work on CPU 1, 7 planted IPIs on CPU 3 (--expect, exit 0)" \
 	"$?:$(cat "$tmp/p.err")" "0:"
 check "planted: CPU 1 by cause, as read in trace-cmd report" "$(causes "$tmp/p.json" 1)" \
-	"irq_vectors:call_function_single:nohz_full_kick_func=4 irq_vectors:irq_work:nohz_full_kick_func=1 irq_vectors:local_timer=1 irq_vectors:reschedule=3 sched:ksoftirqd/1=1 timer:tick_sched_timer=3 workqueue:qc_planted_work=5 workqueue:vmstat_update=1"
+	"irq_vectors:call_function_single:nohz_full_kick_func=4 irq_vectors:irq_work:nohz_full_kick_func=1 irq_vectors:local_timer=1 irq_vectors:reschedule=4 sched:ksoftirqd/1=1 timer:tick_sched_timer=7 workqueue:qc_planted_work=5 workqueue:vmstat_update=1"
 check "planted: CPU 3 has only the 7 planted IPIs" "$(causes "$tmp/p.json" 3)" \
 	"irq_vectors:call_function_single:qc_planted_ipi=7"
-check "planted: interruptions 19 / 0 / 7 on CPUs 1 / 2 / 3, total 26" \
-	"$(jqv "$tmp/p.json" '[.cpus["1","2","3"].interruptions, .total] | join(" ")')" "19 0 7 26"
+check "planted: interruptions 24 / 0 / 7 on CPUs 1 / 2 / 3, total 24 + 7, none charged" \
+	"$(jqv "$tmp/p.json" '[.cpus["1","2","3"].interruptions, .total, .charged_total] | join(" ")')" "24 0 7 31 0"
 check "planted: each CPU's by_cause sums to its interruptions" \
 	"$(jqv "$tmp/p.json" '[.cpus[] | (.by_cause | add // 0) == .interruptions] | all')" "true"
 check "planted: window from the markers (start, end, duration in ns)" \
@@ -73,13 +75,13 @@ check "planted: raw events on CPU 3 (7 entries, 7 exits, 7 callbacks)" \
 	"ftrace:function=7 irq_vectors:call_function_single_entry=7 irq_vectors:call_function_single_exit=7"
 check "planted: nested causes kept in all_causes (8 ticks on CPU 1, as local_timer_entry in the report)" \
 	"$(jqv "$tmp/p.json" '.cpus["1"].all_causes["irq_vectors:local_timer"]')" "8"
-if grep -q '^ *1 *19 ' "$tmp/p.txt" && grep -q '^total: 26 interruptions' "$tmp/p.txt"; then
-	ktap_ok "planted: the table shows CPU 1's 19 and the total"
+if grep -q '^ *1 *- *24 *0 ' "$tmp/p.txt" && grep -q '^total: 31 interruptions, 0 charged' "$tmp/p.txt"; then
+	ktap_ok "planted: the table shows CPU 1's 24 and the total"
 else
-	ktap_not_ok "planted: the table shows CPU 1's 19 and the total"
+	ktap_not_ok "planted: the table shows CPU 1's 24 and the total"
 	ktap_diag "$(cat "$tmp/p.txt")"
 fi
-"$QA" --cpus 1-3 --json "$tmp/p0.json" "$FX/planted.dat" > /dev/null 2>&1
+"$QA" --cpus 1-3 --drain-causes "$DC" --json "$tmp/p0.json" "$FX/planted.dat" > /dev/null 2>&1
 check "planted: without --task the task on the CPU at the window start is the measured one (same counts)" \
 	"$(jqv "$tmp/p0.json" '[.cpus[] | .by_cause] | tostring')" "$(jqv "$tmp/p.json" '[.cpus[] | .by_cause] | tostring')"
 "$QA" --cpus 1-3 --task oslat -q --expect 1:workqueue:qc_planted_work=6 "$FX/planted.dat" > /dev/null 2> "$tmp/e.err"
@@ -89,47 +91,103 @@ check "planted: a failed --expect exits 1 and says what it counted" \
 
 # mixed.dat: oslat on 1 and 3, CPU 2 idle; text patching IPIs everywhere,
 # a task and 3 planted IPIs on CPU 2.
-"$QA" --cpus 1-3 --task oslat --json "$tmp/m.json" "$FX/mixed.dat" > /dev/null 2>&1
-check "mixed: CPU 2 (idle): 6 do_sync_core, 3 planted IPIs, the task, its tick's nohz kick and vmstat work" \
-	"$(causes "$tmp/m.json" 2)" \
-	"irq_vectors:call_function:do_sync_core=6 irq_vectors:call_function_single:qc_planted_ipi=3 irq_vectors:irq_work:nohz_full_kick_func=1 sched:taskset=1 workqueue:vmstat_update=1"
+"$QA" --cpus 1,3 --task oslat --json "$tmp/m.json" "$FX/mixed.dat" > /dev/null 2>&1
 check "mixed: CPUs 1 and 3 (oslat): only the 6 text-patching IPIs each" \
 	"$(causes "$tmp/m.json" 1) / $(causes "$tmp/m.json" 3)" \
 	"irq_vectors:call_function:do_sync_core=6 / irq_vectors:call_function:do_sync_core=6"
-check "mixed: interruptions 6 / 12 / 6, total 24" \
-	"$(jqv "$tmp/m.json" '[.cpus["1","2","3"].interruptions, .total] | join(" ")')" "6 12 6 24"
-"$QA" --cpus 2 --json "$tmp/m2.json" "$FX/mixed.dat" > /dev/null 2>&1
-check "mixed: --cpus 2 alone gives CPU 2 the same counts" \
-	"$(causes "$tmp/m2.json" 2)/$(jqv "$tmp/m2.json" '.cpus | keys | join(",")')" \
-	"$(causes "$tmp/m.json" 2)/2"
+check "mixed: interruptions 6 / 6, total 12" \
+	"$(jqv "$tmp/m.json" '[.cpus["1","3"].interruptions, .total] | join(" ")')" "6 6 12"
+expect_fail "mixed: idle CPU 2 logged nothing before the window: refused, not read as watched" \
+	'isolated CPU 2 has no event before the window' --cpus 1-3 --task oslat "$FX/mixed.dat"
 
 # drain-wq.dat: the wq variant, CPUs 1-3 primed, oslat there, 18 remote
 # drains from CPU 0 in the window: each isolated CPU runs the drain once.
-"$QA" --cpus 1-3 --task oslat --json "$tmp/w.json" \
+"$QA" --cpus 1-3 --task oslat --drain-causes "$DC" --json "$tmp/w.json" \
 	--expect 1:workqueue:drain_local_pages_wq=1 --expect 2:workqueue:drain_local_pages_wq=1 \
 	--expect 3:workqueue:drain_local_pages_wq=1 "$FX/drain-wq.dat" > /dev/null 2> "$tmp/w.err"
 check "drain-wq: one workqueue:drain_local_pages_wq on each isolated CPU" "$?:$(cat "$tmp/w.err")" "0:"
-check "drain-wq: CPU 1 by cause (the drain's flush barrier preempted, the tick left running)" \
+check "drain-wq: CPU 1 by cause (the drain's IPIs, its flush barrier, the tick left running)" \
 	"$(causes "$tmp/w.json" 1)" \
-	"irq_vectors:call_function_single:nohz_full_kick_func=1 irq_vectors:reschedule=1 timer:tick_sched_timer=9 workqueue:drain_local_pages_wq=1 workqueue:vmstat_update=1 workqueue:wq_barrier_func=1"
+	"irq_vectors:call_function_single:nohz_full_kick_func=1 irq_vectors:reschedule=1 timer:tick_sched_timer=14 workqueue:drain_local_pages_wq=1 workqueue:vmstat_update=1 workqueue:wq_barrier_func=1"
 check "drain-wq: CPUs 2 and 3 by cause" \
 	"$(causes "$tmp/w.json" 2) / $(causes "$tmp/w.json" 3)" \
-	"$(for c in 2 3; do printf '%s' "irq_vectors:call_function_single:nohz_full_kick_func=1 irq_vectors:irq_work:nohz_full_kick_func=1 irq_vectors:reschedule=1 timer:tick_sched_timer=1 workqueue:drain_local_pages_wq=1 workqueue:vmstat_update=1"; [ $c = 3 ] || printf ' / '; done)"
-check "drain-wq: interruptions 14 / 6 / 6, total 26" \
-	"$(jqv "$tmp/w.json" '[.cpus["1","2","3"].interruptions, .total] | join(" ")')" "14 6 6 26"
-pats=$(grep -v '^#' tracing/drain-causes.list | jq -R . | jq -s -c .)
-drain_keys() { jq -r --argjson p "$pats" '[.cpus | to_entries[] | .key as $cpu | .value.by_cause | keys[] | select(. as $c | any($p[]; . as $x | $c | test($x))) | "\($cpu):\(.)"] | join(" ")' "$1"; }
-if drain_keys "$tmp/w.json" | tr ' ' '\n' | grep -c ':workqueue:drain_local_pages_wq$' | grep -qx 3 &&
-	[ -z "$(drain_keys "$tmp/p.json")$(drain_keys "$tmp/m.json")" ]; then
-	ktap_ok "drain-causes.list names the drain on all 3 CPUs of drain-wq and nothing in planted or mixed"
-else
-	ktap_not_ok "drain-causes.list names the drain on all 3 CPUs of drain-wq and nothing in planted or mixed"
-	ktap_diag "drain-wq: $(drain_keys "$tmp/w.json"); planted: $(drain_keys "$tmp/p.json"); mixed: $(drain_keys "$tmp/m.json")"
-fi
+	"irq_vectors:call_function_single:nohz_full_kick_func=1 irq_vectors:irq_work:nohz_full_kick_func=1 irq_vectors:reschedule=1 timer:tick_sched_timer=3 workqueue:drain_local_pages_wq=1 workqueue:vmstat_update=1 / irq_vectors:call_function_single:nohz_full_kick_func=1 irq_vectors:irq_work:nohz_full_kick_func=1 irq_vectors:reschedule=1 timer:tick_sched_timer=2 workqueue:drain_local_pages_wq=1 workqueue:vmstat_update=1"
+check "drain-wq: interruptions 19 / 8 / 7, total 34" \
+	"$(jqv "$tmp/w.json" '[.cpus["1","2","3"].interruptions, .total] | join(" ")')" "19 8 7 34"
+check "drain-wq: the drain work item is charged by name on each CPU, nothing else (no probes: no in-flight rule)" \
+	"$(jqv "$tmp/w.json" '[.cpus[] | "\(.charged):\(.charged_by_rule.named):\(.charged_by_cause | keys | join(","))"] | join(" ")')" \
+	"1:1:workqueue:drain_local_pages_wq 1:1:workqueue:drain_local_pages_wq 1:1:workqueue:drain_local_pages_wq"
+check "drain-wq: a trace without exposure probes says so (probes false, exposure null)" \
+	"$(jqv "$tmp/w.json" '[.drains.probes, ([.cpus[].exposure] | unique)] | tostring')" '[false,[null]]'
+check "planted and mixed: nothing is charged (no drain cause in them)" \
+	"$(jqv "$tmp/p.json" .charged_total)/$(jqv "$tmp/p0.json" .charged_total)" "0/0"
+
+# exposure-wq.dat: the wq variant with the exposure probes; oslat on CPU 1
+# (primed), refill on CPUs 2-3, 2 s of drains at 100/s. Expected values
+# from an awk reading of `trace-cmd report` (README.md there).
+"$QA" --cpus 1-3 --task oslat,refill --drain-causes "$DC" --json "$tmp/x.json" \
+	"$FX/exposure-wq.dat" > "$tmp/x.txt" 2>&1
+check "exposure: 103 drain_all_pages() calls in the window, 96 reached an isolated CPU" \
+	"$(jqv "$tmp/x.json" '[.drains.calls, .drains.reached, .drains.probes] | join(" ")')" "103 96 true"
+check "exposure: drains reached / pages freed: oslat CPU 1 once (156), refill CPUs 2 and 3 66 (9656) and 78 (12555)" \
+	"$(jqv "$tmp/x.json" '[.cpus["1","2","3"].exposure | "\(.drains)/\(.pages)"] | join(" ")')" "1/156 66/9656 78/12555"
+check "exposure: every drain work item is charged by name, one per drain that reached the CPU" \
+	"$(jqv "$tmp/x.json" '[.cpus["1","2","3"] | "\(.by_cause["workqueue:drain_local_pages_wq"]):\(.charged_by_rule.named)"] | join(" ")')" \
+	"1:1 66:66 78:78"
+check "exposure: CPU 2's 58 reschedule IPIs, each inside a call that reached CPU 2, are charged in flight" \
+	"$(jqv "$tmp/x.json" '.cpus["2"] | [.by_cause["irq_vectors:reschedule"], .charged_by_cause["irq_vectors:reschedule"]] | join(" ")')" "58 58"
+check "exposure: charged = named + in_flight + rcu_tick and never above interruptions, per CPU" \
+	"$(jqv "$tmp/x.json" '[.cpus[] | (.charged == (.charged_by_rule | add)) and (.charged <= .interruptions) and ((.charged_by_cause | add // 0) == .charged)] | all')" "true"
+check "exposure: the table names the drains that reached each CPU" \
+	"$(grep -c '^ *[23] *[0-9][0-9] ' "$tmp/x.txt")" "2"
+"$QA" --cpus 1-3 --task oslat,refill --drain-causes "$DC" --calls-from "$FX/exposure-wq.dat" \
+	--json "$tmp/q.json" "$FX/quiet-wq.dat" > /dev/null 2>&1
+check "control: the hammer window's 103 calls overlaid on the quiet window; no exposure of its own" \
+	"$(jqv "$tmp/q.json" '[.drains.calls, .calls_from != null, ([.cpus[].exposure] | unique | tostring)] | join(" ")')" "103 true [null]"
+check "control: no drain cause in the quiet window, 1 coincidence (CPU 3), far below the hammer window's 746" \
+	"$(jqv "$tmp/q.json" '[.cpus[].charged_by_rule.named] | add'):$(jqv "$tmp/q.json" .charged_total):$(jqv "$tmp/x.json" .charged_total)" "0:1:746"
+expect_fail "control: --calls-from a trace without exposure probes is refused" 'has no exposure probes' \
+	--cpus 1-3 --task oslat,refill --calls-from "$FX/drain-wq.dat" "$FX/quiet-wq.dat"
+
+# Edges. drain-wq CPU 2: reschedule IPI at 12.222797264, the nohz kick at
+# 12.222875411, kworker/2:0 switched in at 12.223019863, its drain work
+# item at 12.223065529. A window that starts between the IPI and the
+# work item counts the work item, by its own time; one that starts while
+# the kworker already runs (foreign task from before the start through
+# the work item) counts it too, once.
+"$QA" --cpus 2 --task oslat --drain-causes "$DC" --window 12222850000:13072729515 \
+	--json "$tmp/e1.json" "$FX/drain-wq.dat" > /dev/null 2>&1
+check "edge: a work item whose IPI landed before the start and whose kworker ran after it counts 1, charged" \
+	"$(jqv "$tmp/e1.json" '[.cpus["2"].by_cause["workqueue:drain_local_pages_wq"], .cpus["2"].charged, (.cpus["2"].by_cause["irq_vectors:reschedule"] // 0)] | join(" ")')" "1 1 0"
+"$QA" --cpus 2 --task oslat --drain-causes "$DC" --window 12223040000:12223700000 \
+	--json "$tmp/e2.json" "$FX/drain-wq.dat" > /dev/null 2>&1
+check "edge: a kworker running from before the start through its work item counts 1 (the work)" \
+	"$(causes "$tmp/e2.json" 2)" "workqueue:drain_local_pages_wq=1"
 
 # Bad input: a clear one-line error and exit 2, never a verdict.
 expect_fail "a trace without window markers is refused" 'no "qc: window start" marker' \
 	--cpus 1-3 "$FX/nomarkers.dat"
+
+# Whole-trace liveness and loss (README.md there says how each was made).
+expect_fail "a trace whose isolated CPU's buffer wrapped over the window is refused (kernel statistics: overrun)" \
+	'ring buffer of isolated CPU 1 overran or dropped' --cpus 1-3 --task oslat "$FX/overwritten.dat"
+if command -v trace-cmd >/dev/null 2>&1; then
+	(cd "$tmp" && trace-cmd split -i "$OLDPWD/$FX/overwritten.dat" -o ow.dat >/dev/null 2>&1)
+	expect_fail "the same without its statistics (trace-cmd split keeps the data): the lost-events flag refuses it" \
+		'events were lost on isolated CPU 1' --cpus 1-3 --task oslat "$tmp/ow.dat.1"
+	# The window of drain-wq.dat, cut out with trace-cmd split as a
+	# reviewer did: the isolated CPUs' data before the start is gone.
+	(cd "$tmp" && trace-cmd split -i "$OLDPWD/$FX/drain-wq.dat" -o cut.dat 12.073840 13.072730 >/dev/null 2>&1)
+	expect_fail "a trace split to its window (no isolated CPU event before it) is refused" \
+		'isolated CPU 1 has no event before the window' --cpus 1-3 --task oslat "$tmp/cut.dat.1"
+else
+	ktap_skip "overwritten trace without statistics (no trace-cmd)"
+	ktap_skip "a trace split to its window (no trace-cmd)"
+fi
+printf '# nothing but comments\n\n' > "$tmp/empty.list"
+expect_fail "an empty drain-cause list is refused" 'holds no pattern' \
+	--cpus 1-3 --drain-causes "$tmp/empty.list" "$FX/drain-wq.dat"
+expect_fail "a bad --window is refused" 'is not START_NS:END_NS' --cpus 1-3 --window 5:3 "$FX/drain-wq.dat"
 size=$(wc -c < "$FX/planted.dat")
 head -c $((size * 6 / 10)) "$FX/planted.dat" > "$tmp/cut60.dat"
 expect_fail "a trace cut to 60% is refused as truncated" 'truncated or corrupt' \
@@ -165,5 +223,4 @@ else
 	ktap_skip "a version 6 trace missing the end of its data is refused (no trace-cmd convert)"
 fi
 
-echo "$ktap_pass passed, $ktap_fail failed"
-[ "$ktap_fail" -eq 0 ]
+ktap_finish

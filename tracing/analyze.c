@@ -1,51 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * analyze: count the interruptions of isolated CPUs in a guest trace.dat.
+ * analyze: count the interruptions of isolated CPUs in a guest trace.dat,
+ * and charge to the drain those it caused.
  *
  * The window is the time between the ftrace:print markers
  * "qc: window start" and "qc: window end" (trace-mark.sh writes them; the
  * first start and the first end after it are used).
  *
- * The counting rule (README.md says the same with examples)
- * -----------------------------------------------------------
- * Each isolated CPU is followed through the whole trace (so that its state
- * at the window start is known), one event at a time in time order. The
- * CPU is "away" while it is in interrupt context (between the entry and
- * exit of an irq_vectors:* vector, an irq:irq_handler or an irq:softirq)
- * or while a "foreign" task runs: any task but the measured task and idle.
- * The measured task is --task (a comm prefix) or, without it, the task on
- * the CPU when the window opens. Switching to idle, or from idle back to
- * the task, is not an interruption.
+ * No verdict without data (pass 1, every CPU)
+ * -------------------------------------------
+ * A trace is refused when an isolated CPU has no event before the window
+ * start or none after its end (its buffer was overwritten, or it was never
+ * traced: a window with no events would otherwise read as clean), when the
+ * kernel's per-CPU statistics saved in the file report overrun or dropped
+ * events on an isolated CPU, or when a record of an isolated CPU at or
+ * after the window start carries the lost-events flag.
  *
- * An excursion is one continuous period away. It opens on a vector, IRQ
- * or softirq entry, a switch to a foreign task, or (should its carrier be
- * missing) a work item or hrtimer expiry. It stays open while the CPU is
- * away, and also through an interrupt's return path: when the next event
- * that matters after the last exit is a softirq entry (softirqs run on irq
- * exit) or a switch to a foreign task (preemption on irq return, e.g. the
- * IPI that woke a kworker), the same excursion goes on, whatever the time
- * in between (a TCG vCPU may be descheduled by the host right there). Any
- * other entry, or a switch back to the task or to idle, closes it. Events
- * that take the CPU nowhere (sched_wakeup, tick_stop, softirq_raise,
- * workqueue_queue_work, kmem, traced functions outside a vector) are
- * neutral: they neither open nor close an excursion.
- *
- * An excursion counts when it opens inside the window, as one interruption
- * per unit it served:
+ * The counting rule (pass 2, each isolated CPU in time order; README.md
+ * says the same with examples)
+ * -------------------------------------------------------------------
+ * Each of these is one interruption, placed in the window by its own
+ * timestamp, so that no count depends on the order of other events or on
+ * where an edge of the window falls:
+ *   - a top-level hard interrupt: an irq_vectors:<v>_entry or
+ *     irq:irq_handler_entry with no hard interrupt already in progress on
+ *     that CPU, as osnoise counts its interference. A softirq entered
+ *     within QC_CONTINUATION_NS of the interrupt's return (irq_exit() runs
+ *     them) belongs to it, as does one a foreign task runs to that
+ *     task's run (ksoftirqd); a softirq entered in a measured task's own
+ *     context at any other time is a top-level interruption of its own.
+ *     An interruption is named by its most specific
+ *     cause: "timer:<fn>" over "softirq:<NAME>" over "irq:<name>" or
+ *     "irq_vectors:<v>". When traced callbacks (ipi-callbacks.list) ran in
+ *     it, each callback is one interruption instead, "irq_vectors:<v>:<fn>",
+ *     at the callback's time: K batched IPIs count K;
  *   - each work item started, "workqueue:<fn>";
- *   - each traced callback (ipi-callbacks.list) run inside a vector,
- *     "irq_vectors:<vector>:<fn>";
- *   - each foreign task that ran without starting or resuming a work item,
- *     once per task per excursion, "sched:<comm>";
- * so K planted work items or IPIs count exactly K however the kernel
- * batched them. An excursion without units counts once, for its most
- * specific cause: "timer:<fn>" over "softirq:<NAME>" over "irq:<name>" or
- * "irq_vectors:<vector>"; between equals the first one seen wins. So the
- * local_timer vector that runs tick_sched_timer and then the TIMER and RCU
- * softirqs is one "timer:tick_sched_timer".
+ *   - each NMI handler run, "nmi:<handler>";
+ *   - each foreign task (any task but the measured ones and idle) that ran
+ *     without starting or resuming a work item, once per task per foreign
+ *     stretch (a stretch ends when the measured task or idle runs again),
+ *     "sched:<comm>", counted when its run overlaps the window.
+ * Events that take the CPU nowhere (sched_wakeup, tick_stop,
+ * softirq_raise, workqueue_queue_work, kmem, page faults, the exposure
+ * probes, a traced function outside a vector) are neutral.
+ *
+ * Charged to the drain is an interruption that (first rule that holds):
+ *   "named":     has a cause matching tracing/drain-causes.list;
+ *   "in_flight": happened while a drain_all_pages() call that reached this
+ *                CPU (drains.h) was in flight;
+ *   "rcu_tick":  is a tick (timer:tick_sched_timer, irq_vectors:local_timer)
+ *                while the CPU's last tick_stop said the tick could not
+ *                stop for RCU, during any drain_all_pages() call.
  *
  * Nothing is hidden: "all_causes" counts every cause seen inside counted
- * excursions, nested ones included, and "events" the raw events per
+ * interruptions, nested ones included, and "events" the raw events per
  * "system:event" on that CPU inside the window.
  */
 #define _GNU_SOURCE
@@ -61,11 +69,14 @@
 #include <trace-cmd.h>
 
 #include "analyze.h"
+#include "drains.h"
 
 #define CAUSE_LEN	160
 #define NAME_LEN	64
 #define MAX_NEST	32
 #define MAX_PIDS	16
+/* tick_stop dependency bits of RCU and expedited RCU (TICK_DEP_MASK_RCU*) */
+#define QC_TICK_DEP_RCU	0x30
 
 enum ev_kind {
 	EV_OTHER,
@@ -81,13 +92,14 @@ enum ev_kind {
 	EV_HRTIMER,
 	EV_FUNCTION,
 	EV_PRINT,
+	EV_NMI,
+	EV_TICK_STOP,
 };
 
-/* How specific the cause of an excursion without units is; higher wins. */
+/* How specific the name of an interrupt without callbacks is; higher wins. */
 enum rank {
 	RANK_NONE,
 	RANK_IRQ,		/* irq:<name>, irq_vectors:<vector> */
-	RANK_SCHED,		/* sched:<comm> */
 	RANK_SOFTIRQ,		/* softirq:<NAME> */
 	RANK_TIMER,		/* timer:<fn> */
 };
@@ -106,11 +118,22 @@ struct frame {
 	char name[NAME_LEN];	/* vector name */
 };
 
+/* One top-level interrupt and what it ran. */
+struct irq_rec {
+	bool open;
+	unsigned long long ts;		/* its entry */
+	unsigned long long exit_ts;	/* its last return to depth 0, 0 if in it */
+	enum rank best_rank;
+	char best[CAUSE_LEN];
+	long callbacks;
+};
+
 struct cpu_state {
 	struct cpu_result *res;
 	struct frame stack[MAX_NEST];
 	int depth;
-	bool foreign;		/* a task other than the measured one and idle */
+	int hard;		/* hard interrupt frames on the stack */
+	struct irq_rec rec;
 	int cur_pid;		/* the task on the CPU, -1 if not known yet */
 	int measured_pid;	/* without --task: the task at the window start,
 				   -1 until known */
@@ -118,19 +141,17 @@ struct cpu_state {
 	/* the work item in progress on this CPU, and its kworker */
 	bool work_open;
 	int work_pid;
-	/* the current foreign task's stint: counts unless it runs work */
+	/* the current foreign task's run: counts unless it runs work */
 	bool stint;
 	bool stint_explained;
 	int stint_pid;
+	unsigned long long stint_ts;
 	char stint_comm[NAME_LEN];
-	/* the current excursion */
-	bool open;
-	bool in_window;
-	enum rank best_rank;
-	char best[CAUSE_LEN];
-	long units;
-	int pids[MAX_PIDS];	/* foreign tasks already counted */
+	/* foreign tasks already counted in this foreign stretch */
+	int pids[MAX_PIDS];
 	int npids;
+	/* the last tick_stop said: cannot stop, RCU needs the tick */
+	bool tick_held_by_rcu;
 };
 
 struct ctx {
@@ -139,10 +160,13 @@ struct ctx {
 	struct ev_info *ev;	/* indexed by event id */
 	int nev;
 	struct cpu_state *cs;	/* indexed by trace CPU, NULL if not reported */
+	struct drains drains;	/* the calls the charging rule looks at */
 	/* pass 1 */
 	int nstart, nend;
 	unsigned long long first_ts, last_ts;
 	long records;
+	long *before, *after;	/* per trace CPU */
+	int lost_cpu;		/* an isolated CPU with lost events, or -1 */
 	/* pass 2 */
 	char *err;
 	int errlen;
@@ -295,6 +319,13 @@ static int build_event_table(struct ctx *c)
 		} else if (!strcmp(sys, "ftrace") && !strcmp(name, "print")) {
 			ei->kind = EV_PRINT;
 			ei->f[0] = tep_find_field(e, "buf");
+		} else if (!strcmp(sys, "nmi") && !strcmp(name, "nmi_handler")) {
+			ei->kind = EV_NMI;
+			ei->f[0] = tep_find_field(e, "handler");
+		} else if (!strcmp(sys, "timer") && !strcmp(name, "tick_stop")) {
+			ei->kind = EV_TICK_STOP;
+			ei->f[0] = tep_find_field(e, "success");
+			ei->f[1] = tep_find_field(e, "dependency");
 		}
 	}
 	return 0;
@@ -309,22 +340,43 @@ static struct ev_info *event_of(struct ctx *c, struct tep_record *r)
 	return &c->ev[id];
 }
 
-/* ---- pass 1: the window ------------------------------------------------- */
+/* ---- pass 1: the window, liveness and the drain calls -------------------- */
 
-static int find_window(struct tracecmd_input *h, struct tep_record *r,
-		       int cpu, void *data)
+static bool is_isolated(struct ctx *c, int cpu)
+{
+	int i;
+
+	for (i = 0; i < c->a->ncpus; i++)
+		if (c->a->cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+static int scan_event(struct tracecmd_input *h, struct tep_record *r,
+		      int cpu, void *data)
 {
 	struct ctx *c = data;
-	struct analysis *a = c->a;
 	struct ev_info *ei;
 	char buf[256];
 	size_t n;
 
 	(void)h;
-	(void)cpu;
 	if (!c->records++)
 		c->first_ts = r->ts;
 	c->last_ts = r->ts;
+	if (c->before && cpu >= 0 && cpu < c->a->nr_trace_cpus) {
+		/* Before the start marker (or the given start), after the end. */
+		bool started = c->a->window_given ? r->ts >= c->a->start_ns : c->nstart;
+		bool ended = c->a->window_given ? r->ts > c->a->end_ns : c->nend;
+
+		if (!started)
+			c->before[cpu]++;
+		else if (ended)
+			c->after[cpu]++;
+		if (started && r->missed_events && c->lost_cpu < 0 && is_isolated(c, cpu))
+			c->lost_cpu = cpu;
+	}
+	drains_record(&c->drains, c->tep, r);
 	ei = event_of(c, r);
 	if (!ei || ei->kind != EV_PRINT)
 		return 0;
@@ -333,75 +385,137 @@ static int find_window(struct tracecmd_input *h, struct tep_record *r,
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	if (!strcmp(buf, QC_MARK_START)) {
-		if (!c->nstart++)
-			a->start_ns = r->ts;
+		if (!c->nstart++ && !c->a->window_given)
+			c->a->start_ns = r->ts;
 	} else if (!strcmp(buf, QC_MARK_END) && c->nstart) {
-		if (!c->nend++)
-			a->end_ns = r->ts;
+		if (!c->nend++ && !c->a->window_given)
+			c->a->end_ns = r->ts;
 	}
 	return 0;
 }
 
+/* libtracecmd exports this but its public header does not declare it. */
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+
+/*
+ * The kernel's per-CPU ring buffer statistics, saved by trace-cmd extract:
+ * "CPU: N" then "overrun: X", "dropped events: Y". Returns an isolated CPU
+ * that lost events, or -1.
+ */
+static int stats_lost_cpu(struct ctx *c, struct tracecmd_input *h, long *lost)
+{
+	const char *p = tracecmd_get_cpustats(h);
+	int cpu = -1;
+
+	while (p && *p) {
+		long v;
+
+		if (sscanf(p, "CPU: %d", &cpu) == 1)
+			;
+		else if ((sscanf(p, "overrun: %ld", &v) == 1 ||
+			  sscanf(p, "dropped events: %ld", &v) == 1) &&
+			 v > 0 && cpu >= 0 && is_isolated(c, cpu)) {
+			*lost = v;
+			return cpu;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
 /* ---- pass 2: the counting rule ------------------------------------------ */
 
-/* Is the task switched to foreign: neither idle nor the measured task? */
+/* Is the task switched to foreign: neither idle nor a measured task? */
 static bool is_foreign(struct analysis *a, struct cpu_state *s, int pid,
 		       const char *comm)
 {
+	const char *p, *end;
+
 	if (pid == 0)
 		return false;
-	if (a->task)
-		return strncmp(comm, a->task, strlen(a->task)) != 0;
-	return pid != s->measured_pid;
-}
-
-static void close_excursion(struct cpu_state *s)
-{
-	if (s->open && s->in_window && !s->units) {
-		s->res->interruptions++;
-		counter_add(&s->res->by_cause, s->best_rank ? s->best : "unknown", 1);
+	if (!a->task)
+		return pid != s->measured_pid;
+	for (p = a->task; *p; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ",");
+		if (end > p && !strncmp(comm, p, end - p))
+			return false;
 	}
-	s->open = false;
+	return true;
 }
 
-static void open_excursion(struct ctx *c, struct cpu_state *s,
-			   unsigned long long ts)
+static bool in_window(struct ctx *c, unsigned long long ts)
 {
-	if (s->open)
+	return ts >= c->a->start_ns && ts <= c->a->end_ns;
+}
+
+static bool is_tick(const char *cause)
+{
+	return !strcmp(cause, "timer:tick_sched_timer") ||
+	       !strcmp(cause, "irq_vectors:local_timer");
+}
+
+/* One interruption at @ts, counted if in the window and charged if due. */
+static void count(struct ctx *c, struct cpu_state *s, unsigned long long ts,
+		  const char *cause)
+{
+	struct cpu_result *res = s->res;
+	const struct causes *dc = c->a->drain_causes;
+
+	if (!in_window(c, ts))
 		return;
-	s->open = true;
-	s->in_window = ts >= c->a->start_ns && ts <= c->a->end_ns;
-	s->best_rank = RANK_NONE;
-	s->best[0] = '\0';
-	s->units = 0;
-	s->npids = 0;
+	res->interruptions++;
+	counter_add(&res->by_cause, cause, 1);
+	if (dc && causes_match(dc, cause))
+		res->charged_named++;
+	else if (drains_in_flight(&c->drains, ts, res->cpu))
+		res->charged_in_flight++;
+	else if (is_tick(cause) && s->tick_held_by_rcu &&
+		 drains_in_flight(&c->drains, ts, -1))
+		res->charged_rcu_tick++;
+	else
+		return;
+	res->charged++;
+	counter_add(&res->charged_by_cause, cause, 1);
 }
 
-/* A cause seen in an excursion: a candidate for its attribution. */
-static void cause(struct cpu_state *s, enum rank rank, const char *name)
+/* A cause seen: kept in all_causes, a candidate for the record's name. */
+static void seen(struct ctx *c, struct cpu_state *s, unsigned long long ts,
+		 enum rank rank, const char *name)
 {
-	if (s->in_window)
+	if (in_window(c, ts))
 		counter_add(&s->res->all_causes, name, 1);
-	if (rank > s->best_rank) {
-		s->best_rank = rank;
-		snprintf(s->best, sizeof(s->best), "%s", name);
+	if (s->rec.open && rank > s->rec.best_rank) {
+		s->rec.best_rank = rank;
+		snprintf(s->rec.best, sizeof(s->rec.best), "%s", name);
 	}
 }
 
-/* One interruption of its own: a work item, an IPI callback, a task. */
-static void unit(struct cpu_state *s, const char *name, bool seen)
+static void rec_close(struct ctx *c, struct cpu_state *s)
 {
-	if (!s->in_window)
-		return;
-	if (!seen)
-		counter_add(&s->res->all_causes, name, 1);
-	counter_add(&s->res->by_cause, name, 1);
-	s->res->interruptions++;
-	s->units++;
+	if (s->rec.open && !s->rec.callbacks)
+		count(c, s, s->rec.ts, s->rec.best_rank ? s->rec.best : "unknown");
+	s->rec.open = false;
 }
 
-/* The foreign task running since the last switch leaves the CPU. */
-static void end_stint(struct cpu_state *s)
+static void rec_open(struct ctx *c, struct cpu_state *s, unsigned long long ts)
+{
+	rec_close(c, s);
+	memset(&s->rec, 0, sizeof(s->rec));
+	s->rec.open = true;
+	s->rec.ts = ts;
+}
+
+/* Does a softirq or timer at @ts still belong to the open record? */
+static bool rec_continues(struct cpu_state *s, unsigned long long ts)
+{
+	return s->rec.open &&
+	       (s->depth > 0 || ts - s->rec.exit_ts <= QC_CONTINUATION_NS);
+}
+
+/* The foreign task running since its switch-in leaves the CPU at @ts. */
+static void end_stint(struct ctx *c, struct cpu_state *s, unsigned long long ts)
 {
 	char buf[CAUSE_LEN];
 	int i;
@@ -409,15 +523,19 @@ static void end_stint(struct cpu_state *s)
 	if (!s->stint)
 		return;
 	s->stint = false;
-	if (s->stint_explained || !s->open)
+	if (s->stint_explained)
 		return;
 	for (i = 0; i < s->npids; i++)
 		if (s->pids[i] == s->stint_pid)
 			return;	/* preempted and resumed: counted once */
 	if (s->npids < MAX_PIDS)
 		s->pids[s->npids++] = s->stint_pid;
+	/* A run that overlaps the window counts, wherever it began. */
+	if (ts < c->a->start_ns || s->stint_ts > c->a->end_ns)
+		return;
 	snprintf(buf, sizeof(buf), "sched:%s", s->stint_comm);
-	unit(s, buf, true);
+	counter_add(&s->res->all_causes, buf, 1);
+	count(c, s, s->stint_ts > c->a->start_ns ? s->stint_ts : c->a->start_ns, buf);
 }
 
 static void push(struct cpu_state *s, enum ev_kind kind, long id,
@@ -431,23 +549,57 @@ static void push(struct cpu_state *s, enum ev_kind kind, long id,
 	f->kind = kind;
 	f->id = id;
 	snprintf(f->name, sizeof(f->name), "%s", name);
+	if (kind != EV_SOFTIRQ_ENTRY)
+		s->hard++;
 }
 
 /* Pop the innermost matching frame and any above it (their exits were lost). */
 static void pop(struct cpu_state *s, enum ev_kind entry, long id,
-		const char *name)
+		const char *name, unsigned long long ts)
 {
-	int i;
+	int i, j;
 
 	for (i = s->depth - 1; i >= 0; i--) {
 		struct frame *f = &s->stack[i];
 
 		if (f->kind == entry && f->id == id && !strcmp(f->name, name)) {
+			for (j = i; j < s->depth; j++)
+				if (s->stack[j].kind != EV_SOFTIRQ_ENTRY)
+					s->hard--;
 			s->depth = i;
+			if (!s->depth)
+				s->rec.exit_ts = ts;
 			return;
 		}
 	}
 	/* An exit whose entry came before the trace: nothing to pop. */
+}
+
+/* A hard interrupt enters: top-level ones open a record of their own. */
+static void hard_entry(struct ctx *c, struct cpu_state *s, unsigned long long ts,
+		       enum ev_kind kind, long id, const char *vector,
+		       const char *cause)
+{
+	if (!s->hard)
+		rec_open(c, s, ts);
+	push(s, kind, id, vector);
+	seen(c, s, ts, RANK_IRQ, cause);
+}
+
+static void window_opens(struct ctx *c, struct cpu_state *s)
+{
+	s->started = true;
+	if (c->a->task)
+		return;
+	/*
+	 * Without --task the measured task is the one on the CPU when the
+	 * window opens (idle if none or unknown).
+	 */
+	s->measured_pid = s->cur_pid;	/* -1: the next switch's prev */
+	if (s->stint && s->stint_pid == s->measured_pid) {
+		s->stint = false;
+		s->npids = 0;
+	}
 }
 
 static int count_event(struct tracecmd_input *h, struct tep_record *r,
@@ -458,146 +610,126 @@ static int count_event(struct tracecmd_input *h, struct tep_record *r,
 	struct cpu_state *s;
 	struct ev_info *ei;
 	char name[NAME_LEN], sym[NAME_LEN], buf[CAUSE_LEN];
-	bool in_window = r->ts >= a->start_ns && r->ts <= a->end_ns;
-	bool foreign_next = false;
-	unsigned long long v;
+	unsigned long long v, ts = r->ts;
+	int pid;
 
 	(void)h;
 	if (cpu < 0 || cpu >= a->nr_trace_cpus || !(s = &c->cs[cpu])->res)
 		return 0;
-	if (r->missed_events && in_window) {
-		snprintf(c->err, c->errlen,
-			 "events were lost on CPU %d inside the window: its counts would be incomplete (raise trace-start.sh's buffer size)",
-			 cpu);
-		return -1;
-	}
-	if (!s->started && r->ts >= a->start_ns) {
-		s->started = true;
-		if (!a->task) {
-			/*
-			 * Without --task the measured task is the one on the
-			 * CPU when the window opens (idle if none or unknown).
-			 */
-			s->measured_pid = s->cur_pid;	/* -1: the next switch's prev */
-			if (s->foreign && s->stint_pid == s->measured_pid) {
-				s->foreign = false;
-				s->stint = false;
-				if (s->depth == 0)
-					close_excursion(s);
-			}
-		}
-	}
+	if (!s->started && ts >= a->start_ns)
+		window_opens(c, s);
 	ei = event_of(c, r);
 	if (!ei)
 		return 0;
-	if (in_window)
+	if (in_window(c, ts))
 		counter_add(&s->res->events, ei->key, 1);
-
-	if (ei->kind == EV_SWITCH) {
-		field_str(ei->f[0], r, name, sizeof(name));
-		v = field_num(ei->f[1], r);
-		if (!a->task && s->started && s->measured_pid < 0)
-			s->measured_pid = (int)field_num(ei->f[2], r);
-		foreign_next = is_foreign(a, s, (int)v, name);
-		s->cur_pid = (int)v;
-		end_stint(s);
-	}
-
-	/* An excursion whose interrupt returned: does this event go on with it? */
-	if (s->open && s->depth == 0 && !s->foreign) {
-		switch (ei->kind) {
-		case EV_SOFTIRQ_ENTRY:
-			break;
-		case EV_SWITCH:
-			if (!foreign_next)
-				close_excursion(s);
-			break;
-		case EV_VEC_ENTRY:
-		case EV_IRQ_ENTRY:
-		case EV_WORK_START:
-		case EV_HRTIMER:
-			close_excursion(s);
-			break;
-		default:
-			break;	/* neutral */
-		}
-	}
+	/* An interrupt's return path is over: its record is complete. */
+	if (s->rec.open && !s->depth && ts - s->rec.exit_ts > QC_CONTINUATION_NS)
+		rec_close(c, s);
 
 	switch (ei->kind) {
 	case EV_VEC_ENTRY:
-		open_excursion(c, s, r->ts);
-		push(s, EV_VEC_ENTRY, -1, ei->vector);
 		snprintf(buf, sizeof(buf), "irq_vectors:%s", ei->vector);
-		cause(s, RANK_IRQ, buf);
+		hard_entry(c, s, ts, EV_VEC_ENTRY, -1, ei->vector, buf);
 		break;
 	case EV_VEC_EXIT:
-		pop(s, EV_VEC_ENTRY, -1, ei->vector);
+		pop(s, EV_VEC_ENTRY, -1, ei->vector, ts);
 		break;
 	case EV_IRQ_ENTRY:
-		open_excursion(c, s, r->ts);
 		v = field_num(ei->f[0], r);
 		field_str(ei->f[1], r, name, sizeof(name));
-		push(s, EV_IRQ_ENTRY, (long)v, "");
 		if (name[0])
 			snprintf(buf, sizeof(buf), "irq:%s", name);
 		else
 			snprintf(buf, sizeof(buf), "irq:%llu", v);
-		cause(s, RANK_IRQ, buf);
+		hard_entry(c, s, ts, EV_IRQ_ENTRY, (long)v, "", buf);
 		break;
 	case EV_IRQ_EXIT:
-		pop(s, EV_IRQ_ENTRY, (long)field_num(ei->f[0], r), "");
+		pop(s, EV_IRQ_ENTRY, (long)field_num(ei->f[0], r), "", ts);
 		break;
 	case EV_SOFTIRQ_ENTRY:
-		open_excursion(c, s, r->ts);
+		/*
+		 * A softirq on an interrupt's way out is part of it; one that a
+		 * foreign task runs (ksoftirqd, or any task's local_bh_enable())
+		 * is part of that task's run; any other one, in the measured
+		 * task's own context, is an interruption of its own.
+		 */
+		if (!rec_continues(s, ts) && !s->stint)
+			rec_open(c, s, ts);
 		v = field_num(ei->f[0], r);
 		push(s, EV_SOFTIRQ_ENTRY, (long)v, "");
 		if (v < sizeof(softirq_names) / sizeof(softirq_names[0]))
 			snprintf(buf, sizeof(buf), "softirq:%s", softirq_names[v]);
 		else
 			snprintf(buf, sizeof(buf), "softirq:%llu", v);
-		cause(s, RANK_SOFTIRQ, buf);
+		seen(c, s, ts, RANK_SOFTIRQ, buf);
 		break;
 	case EV_SOFTIRQ_EXIT:
-		pop(s, EV_SOFTIRQ_ENTRY, (long)field_num(ei->f[0], r), "");
+		pop(s, EV_SOFTIRQ_ENTRY, (long)field_num(ei->f[0], r), "", ts);
 		break;
-	case EV_SWITCH:
-		s->foreign = foreign_next;
-		if (foreign_next) {
-			open_excursion(c, s, r->ts);
-			snprintf(buf, sizeof(buf), "sched:%s", name);
-			cause(s, RANK_SCHED, buf);
-			s->stint = true;
-			s->stint_pid = (int)v;
-			snprintf(s->stint_comm, sizeof(s->stint_comm), "%s", name);
-			/* a kworker resuming the work item it was preempted in */
-			s->stint_explained = s->work_open && s->work_pid == (int)v;
+	case EV_HRTIMER:
+		/* Without its carrier (lost before the trace): a record of its own. */
+		if (!rec_continues(s, ts)) {
+			rec_open(c, s, ts);
+			s->rec.exit_ts = ts;
+		}
+		symbol(c->tep, field_num(ei->f[0], r), sym, sizeof(sym));
+		snprintf(buf, sizeof(buf), "timer:%s", sym);
+		seen(c, s, ts, RANK_TIMER, buf);
+		break;
+	case EV_FUNCTION:
+		/* A callback counts only when it ran inside a vector. */
+		if (s->rec.open && s->depth && s->stack[s->depth - 1].kind == EV_VEC_ENTRY) {
+			symbol(c->tep, field_num(ei->f[0], r), sym, sizeof(sym));
+			snprintf(buf, sizeof(buf), "irq_vectors:%s:%s",
+				 s->stack[s->depth - 1].name, sym);
+			s->rec.callbacks++;
+			seen(c, s, ts, RANK_NONE, buf);
+			count(c, s, ts, buf);
 		}
 		break;
 	case EV_WORK_START:
-		open_excursion(c, s, r->ts);
 		symbol(c->tep, field_num(ei->f[0], r), sym, sizeof(sym));
 		snprintf(buf, sizeof(buf), "workqueue:%s", sym);
-		unit(s, buf, false);
+		seen(c, s, ts, RANK_NONE, buf);
+		count(c, s, ts, buf);
 		s->work_open = true;
 		s->work_pid = tep_data_pid(c->tep, r);
-		s->stint_explained = true;
+		if (s->stint && s->stint_pid == s->work_pid)
+			s->stint_explained = true;
 		break;
 	case EV_WORK_END:
 		s->work_open = false;
 		break;
-	case EV_HRTIMER:
-		open_excursion(c, s, r->ts);
+	case EV_NMI:
 		symbol(c->tep, field_num(ei->f[0], r), sym, sizeof(sym));
-		snprintf(buf, sizeof(buf), "timer:%s", sym);
-		cause(s, RANK_TIMER, buf);
+		snprintf(buf, sizeof(buf), "nmi:%s", sym);
+		seen(c, s, ts, RANK_NONE, buf);
+		count(c, s, ts, buf);
 		break;
-	case EV_FUNCTION:
-		/* A callback counts only when it ran inside a vector. */
-		if (s->open && s->depth && s->stack[s->depth - 1].kind == EV_VEC_ENTRY) {
-			symbol(c->tep, field_num(ei->f[0], r), sym, sizeof(sym));
-			snprintf(buf, sizeof(buf), "irq_vectors:%s:%s",
-				 s->stack[s->depth - 1].name, sym);
-			unit(s, buf, false);
+	case EV_TICK_STOP:
+		s->tick_held_by_rcu = !field_num(ei->f[0], r) &&
+				      (field_num(ei->f[1], r) & QC_TICK_DEP_RCU);
+		break;
+	case EV_SWITCH:
+		field_str(ei->f[0], r, name, sizeof(name));
+		pid = (int)field_num(ei->f[1], r);
+		if (!a->task && s->started && s->measured_pid < 0)
+			s->measured_pid = (int)field_num(ei->f[2], r);
+		/* A task switch ends any interrupt's return path. */
+		if (!s->depth)
+			rec_close(c, s);
+		end_stint(c, s, ts);
+		s->cur_pid = pid;
+		if (is_foreign(a, s, pid, name)) {
+			s->stint = true;
+			s->stint_pid = pid;
+			s->stint_ts = ts;
+			snprintf(s->stint_comm, sizeof(s->stint_comm), "%s", name);
+			/* a kworker resuming the work item it was preempted in */
+			s->stint_explained = s->work_open && s->work_pid == pid;
+		} else {
+			s->npids = 0;	/* the foreign stretch is over */
 		}
 		break;
 	default:
@@ -688,9 +820,133 @@ static struct tracecmd_input *load(struct ctx *c, const char *file)
 	return h;
 }
 
+/*
+ * Pass 1 over @file with @c: the window markers, every CPU's events before
+ * and after the window (with c->before set) and the drain calls.
+ */
+static int scan(struct ctx *c, const char *file)
+{
+	struct tracecmd_input *h = load(c, file);
+	struct analysis *a = c->a;
+	int ret = -1;
+
+	if (!h)
+		return -1;
+	drains_init(&c->drains, c->tep);
+	c->lost_cpu = -1;
+	if (tracecmd_iterate_events(h, NULL, 0, scan_event, c) < 0) {
+		set_err(c->err, c->errlen, "%s: reading its events failed (truncated or corrupt?)", file);
+		goto out;
+	}
+	drains_finish(&c->drains, c->last_ts);
+	if (!c->records) {
+		set_err(c->err, c->errlen, "%s holds no events: truncated, or tracing never ran", file);
+		goto out;
+	}
+	if (!c->a->window_given && (!c->nstart || !c->nend)) {
+		set_err(c->err, c->errlen,
+			"%s has no complete measurement window: no \"%s\" marker (tracing/trace-mark.sh writes them)",
+			file, !c->nstart ? QC_MARK_START : QC_MARK_END);
+		goto out;
+	}
+	if (!c->a->window_given && (c->nstart > 1 || c->nend > 1))
+		fprintf(stderr, "qc-analyze: warning: %s has %d start and %d end markers; using the first window\n",
+			file, c->nstart, c->nend);
+	if (c->before) {
+		long lost = 0;
+		int cpu = stats_lost_cpu(c, h, &lost), i;
+
+		if (cpu >= 0) {
+			set_err(c->err, c->errlen,
+				"%s: the kernel's ring buffer of isolated CPU %d overran or dropped %ld events: its counts would be incomplete (raise trace-start.sh's buffer size)",
+				file, cpu, lost);
+			goto out;
+		}
+		if (c->lost_cpu >= 0) {
+			set_err(c->err, c->errlen,
+				"%s: events were lost on isolated CPU %d at or after the window start: its counts would be incomplete (raise trace-start.sh's buffer size)",
+				file, c->lost_cpu);
+			goto out;
+		}
+		for (i = 0; i < a->ncpus; i++) {
+			cpu = a->cpus[i];
+			if (c->before[cpu] && c->after[cpu])
+				continue;
+			set_err(c->err, c->errlen,
+				"%s: isolated CPU %d has no event %s the window: it was not traced throughout (its buffer overwritten, or the trace cut), so a clean window would prove nothing",
+				file, cpu, c->before[cpu] ? "after" : "before");
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	unload(c, h);
+	return ret;
+}
+
+/* Exposure of each isolated CPU: calls opened in the window that reached it. */
+static void exposure(struct ctx *c)
+{
+	struct analysis *a = c->a;
+	int i, k;
+
+	a->probes = c->drains.probes;
+	for (i = 0; i < c->drains.n; i++) {
+		const struct drain_call *call = &c->drains.v[i];
+		bool any = false;
+
+		if (!in_window(c, call->start_ns))
+			continue;
+		a->calls++;
+		for (k = 0; k < a->ncpus; k++) {
+			int cpu = a->cpus[k];
+
+			if (cpu >= QC_DRAIN_MAX_CPUS || !(call->reached >> cpu & 1))
+				continue;
+			any = true;
+			a->res[k].exposure_drains++;
+			a->res[k].exposure_pages += call->pages[cpu];
+		}
+		a->calls_reached += any;
+	}
+}
+
+/*
+ * The drain calls of another trace (the same guest's hammer window, for the
+ * quiet control), moved so that its window starts where this one does.
+ */
+static int overlay_calls(struct ctx *c)
+{
+	struct analysis other = { .file = c->a->calls_from };
+	struct ctx o = { .a = &other, .err = c->err, .errlen = c->errlen };
+	int i;
+
+	if (scan(&o, other.file))
+		return -1;
+	if (!o.drains.probes) {
+		set_err(c->err, c->errlen, "%s (--calls-from) has no exposure probes: no drain calls to overlay",
+			other.file);
+		drains_free(&o.drains);
+		return -1;
+	}
+	drains_shift(&o.drains, (long long)(c->a->start_ns - other.start_ns));
+	drains_free(&c->drains);
+	c->drains = o.drains;
+	c->a->probes = true;
+	/* What is reported now is the overlaid calls, not this trace's own. */
+	c->a->calls = c->a->calls_reached = 0;
+	for (i = 0; i < c->drains.n; i++) {
+		if (!in_window(c, c->drains.v[i].start_ns))
+			continue;
+		c->a->calls++;
+		c->a->calls_reached += c->drains.v[i].reached != 0;
+	}
+	return 0;
+}
+
 int analyze(struct analysis *a, char *err, int errlen)
 {
-	struct tracecmd_input *h;
+	struct tracecmd_input *h = NULL;
 	struct ctx c = { .a = a, .err = err, .errlen = errlen };
 	cpu_set_t *set = NULL;
 	size_t setsize;
@@ -702,51 +958,45 @@ int analyze(struct analysis *a, char *err, int errlen)
 	if (!h)
 		return -1;
 	a->nr_trace_cpus = tep_get_cpus(c.tep);
+	unload(&c, h);
+	h = NULL;
 	for (i = 0; i < a->ncpus; i++) {
 		if (a->cpus[i] >= a->nr_trace_cpus) {
 			set_err(err, errlen, "CPU %d is not in %s (it has CPUs 0-%d)",
 				a->cpus[i], a->file, a->nr_trace_cpus - 1);
-			goto out;
+			return -1;
 		}
 	}
-
-	/* Pass 1: the window, from the markers on whatever CPU wrote them. */
-	if (tracecmd_iterate_events(h, NULL, 0, find_window, &c) < 0) {
-		set_err(err, errlen, "%s: reading its events failed (truncated or corrupt?)",
-			a->file);
-		goto out;
-	}
-	if (!c.records) {
-		set_err(err, errlen, "%s holds no events: truncated, or tracing never ran",
-			a->file);
-		goto out;
-	}
-	if (!c.nstart || !c.nend) {
-		set_err(err, errlen,
-			"%s has no complete measurement window: no \"%s\" marker (tracing/trace-mark.sh writes them)",
-			a->file, !c.nstart ? QC_MARK_START : QC_MARK_END);
-		goto out;
-	}
-	if (c.nstart > 1 || c.nend > 1)
-		fprintf(stderr, "qc-analyze: warning: %s has %d start and %d end markers; using the first window\n",
-			a->file, c.nstart, c.nend);
-
-	/* Pass 2: the isolated CPUs only, from the start of the trace. */
-	unload(&c, h);
-	h = load(&c, a->file);
-	if (!h)
-		return -1;
+	c.before = calloc(a->nr_trace_cpus, sizeof(*c.before));
+	c.after = calloc(a->nr_trace_cpus, sizeof(*c.after));
 	c.cs = calloc(a->nr_trace_cpus, sizeof(*c.cs));
 	a->res = calloc(a->ncpus, sizeof(*a->res));
 	set = CPU_ALLOC(a->nr_trace_cpus);
-	if (!c.cs || !a->res || !set) {
+	if (!c.before || !c.after || !c.cs || !a->res || !set) {
 		set_err(err, errlen, "out of memory");
 		goto out;
 	}
+	for (i = 0; i < a->ncpus; i++)
+		a->res[i].cpu = a->cpus[i];
+
+	/* Pass 1: window, liveness and drain calls, from every CPU. */
+	if (scan(&c, a->file))
+		goto out;
+	for (i = 0; i < a->ncpus; i++) {
+		a->res[i].events_before = c.before[a->cpus[i]];
+		a->res[i].events_after = c.after[a->cpus[i]];
+	}
+	exposure(&c);
+	if (a->calls_from && overlay_calls(&c))
+		goto out;
+
+	/* Pass 2: the isolated CPUs only, from the start of the trace. */
+	h = load(&c, a->file);
+	if (!h)
+		goto out;
 	setsize = CPU_ALLOC_SIZE(a->nr_trace_cpus);
 	CPU_ZERO_S(setsize, set);
 	for (i = 0; i < a->ncpus; i++) {
-		a->res[i].cpu = a->cpus[i];
 		c.cs[a->cpus[i]].res = &a->res[i];
 		c.cs[a->cpus[i]].cur_pid = -1;
 		c.cs[a->cpus[i]].measured_pid = -1;
@@ -758,17 +1008,23 @@ int analyze(struct analysis *a, char *err, int errlen)
 				a->file);
 		goto out;
 	}
-	a->total = 0;
+	a->total = a->charged_total = 0;
 	for (i = 0; i < a->ncpus; i++) {
-		end_stint(&c.cs[a->cpus[i]]);
-		close_excursion(&c.cs[a->cpus[i]]);
+		struct cpu_state *s = &c.cs[a->cpus[i]];
+
+		end_stint(&c, s, c.last_ts);
+		rec_close(&c, s);
 		a->total += a->res[i].interruptions;
+		a->charged_total += a->res[i].charged;
 	}
 	ret = 0;
 out:
 	if (set)
 		CPU_FREE(set);
 	free(c.cs);
+	free(c.before);
+	free(c.after);
+	drains_free(&c.drains);
 	unload(&c, h);
 	return ret;
 }
@@ -781,6 +1037,7 @@ void analysis_free(struct analysis *a)
 		counter_free(&a->res[i].by_cause);
 		counter_free(&a->res[i].all_causes);
 		counter_free(&a->res[i].events);
+		counter_free(&a->res[i].charged_by_cause);
 	}
 	free(a->res);
 	a->res = NULL;

@@ -10,10 +10,18 @@
 
 #include <stdbool.h>
 
+#include "causes.h"
 #include "counter.h"
 
 #define QC_MARK_START	"qc: window start"
 #define QC_MARK_END	"qc: window end"
+
+/*
+ * How long after an interrupt returns a softirq entry still belongs to it
+ * (irq_exit() runs softirqs; under TCG the host may deschedule the vCPU
+ * right there). Past this the softirq is an interruption of its own.
+ */
+#define QC_CONTINUATION_NS	1000000ULL
 
 struct cpu_result {
 	int cpu;
@@ -21,25 +29,40 @@ struct cpu_result {
 	struct counter by_cause;	/* sums to interruptions */
 	struct counter all_causes;	/* every cause seen, nested ones too */
 	struct counter events;		/* raw "system:event" counts */
+	/* interruptions charged to the drain, and by which rule */
+	long charged;
+	struct counter charged_by_cause;
+	long charged_named, charged_in_flight, charged_rcu_tick;
+	/* exposure: drain_all_pages() calls in the window that freed pages
+	   from this CPU's pcplists, and the pages they freed */
+	long exposure_drains, exposure_pages;
+	/* liveness: this CPU's events before the window and after it */
+	long events_before, events_after;
 };
 
 struct analysis {
 	/* inputs */
 	const char *file;
-	const char *task;		/* measured task's comm prefix, or NULL */
+	const char *task;		/* measured tasks' comm prefixes ("a,b"), or NULL */
 	int *cpus;			/* isolated CPUs to report, ascending */
 	int ncpus;
+	const struct causes *drain_causes;	/* NULL: nothing is named a drain */
+	const char *calls_from;		/* take the drain calls from this trace */
+	bool window_given;		/* start_ns..end_ns given, markers ignored */
 	/* results */
 	unsigned long long start_ns, end_ns;
 	int nr_trace_cpus;
-	long total;
+	long total, charged_total;
+	bool probes;			/* the drain calls' trace had the probes */
+	long calls, calls_reached;	/* drain calls opened in the window */
 	struct cpu_result *res;		/* one per cpus[] entry */
 };
 
 /*
  * Fill @a's results. Returns 0, or -1 with a one-line reason in @err (the
  * file is not a trace, is truncated or corrupt, has no complete window,
- * lost events inside the window, or lacks a requested CPU).
+ * lost events, has an isolated CPU with no data before or after the
+ * window, or lacks a requested CPU).
  */
 int analyze(struct analysis *a, char *err, int errlen);
 void analysis_free(struct analysis *a);

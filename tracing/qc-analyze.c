@@ -2,11 +2,13 @@
 /*
  * qc-analyze: interruptions of isolated CPUs in a quietcore guest trace.
  *
- *   qc-analyze --cpus 1-3 [--task oslat] [--json out.json]
+ *   qc-analyze --cpus 1-3 [--task oslat,refill] [--drain-causes FILE]
+ *              [--calls-from HAMMER.dat] [--json out.json]
  *              [--expect CPU:CAUSE=K]... [--quiet] trace.dat
  *
- * Prints a table (per isolated CPU: interruptions in total and by cause)
- * and writes the same as JSON. The counting rule is in analyze.c and
+ * Prints a table (per isolated CPU: the drains that reached it, the
+ * interruptions in total, charged to the drain, and by cause) and writes
+ * the same as JSON. The counting rule is in analyze.c and
  * README.md. Exit status: 0 counted; 1 counted but an --expect did not
  * hold; 2 no verdict: bad usage, or a file that is not a complete trace
  * with a measurement window (one line on stderr says why).
@@ -40,9 +42,14 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: qc-analyze --cpus LIST [options] TRACE.dat\n"
 		"  -c, --cpus LIST        isolated CPUs to report, e.g. 1-3 or 1,3\n"
-		"  -t, --task COMM        the measured task (comm prefix, e.g. oslat): a\n"
-		"                         switch to it or to idle is not an interruption;\n"
-		"                         without it every switch to a task is one\n"
+		"  -t, --task COMM[,COMM] the measured tasks (comm prefixes, e.g. oslat,refill):\n"
+		"                         a switch to one or to idle is not an interruption;\n"
+		"                         without it, the task on each CPU at the window start\n"
+		"  -d, --drain-causes F   causes charged to the drain by name (tracing/drain-causes.list)\n"
+		"  -C, --calls-from T     charge by the drain calls of trace T (the hammer window),\n"
+		"                         overlaid on this window: a control's coincidences\n"
+		"  -w, --window S:E       count from S to E (trace ns, as the JSON's window)\n"
+		"                         instead of between the markers\n"
 		"  -j, --json FILE        write the result as JSON (\"-\": stdout, no table)\n"
 		"  -e, --expect C:CAUSE=K require exactly K interruptions by CAUSE on CPU C\n"
 		"                         (repeatable; exit 1 if one does not hold)\n"
@@ -145,7 +152,7 @@ static void json_counter(FILE *f, const char *key, struct counter *c,
 	fprintf(f, "}");
 }
 
-static void write_json(FILE *f, struct analysis *a)
+static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 {
 	int i;
 
@@ -158,6 +165,19 @@ static void write_json(FILE *f, struct analysis *a)
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"window\": {\"start_ns\": %llu, \"end_ns\": %llu, \"duration_ns\": %llu},\n",
 		a->start_ns, a->end_ns, a->end_ns - a->start_ns);
+	fprintf(f, "  \"policy\": {\"drain_causes\": [");
+	for (i = 0; dc && i < dc->n; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		json_str(f, dc->text[i]);
+	}
+	fprintf(f, "], \"continuation_ns\": %llu},\n", QC_CONTINUATION_NS);
+	fprintf(f, "  \"calls_from\": ");
+	if (a->calls_from)
+		json_str(f, a->calls_from);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n  \"drains\": {\"calls\": %ld, \"reached\": %ld, \"probes\": %s},\n",
+		a->calls, a->calls_reached, a->probes ? "true" : "false");
 	fprintf(f, "  \"cpus\": {");
 	for (i = 0; i < a->ncpus; i++) {
 		struct cpu_result *r = &a->res[i];
@@ -169,9 +189,22 @@ static void write_json(FILE *f, struct analysis *a)
 		json_counter(f, "all_causes", &r->all_causes, "      ");
 		fprintf(f, ",\n");
 		json_counter(f, "events", &r->events, "      ");
+		fprintf(f, ",\n      \"exposure\": ");
+		if (a->probes && !a->calls_from)
+			fprintf(f, "{\"drains\": %ld, \"pages\": %ld}",
+				r->exposure_drains, r->exposure_pages);
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\n      \"charged\": %ld,\n", r->charged);
+		json_counter(f, "charged_by_cause", &r->charged_by_cause, "      ");
+		fprintf(f, ",\n      \"charged_by_rule\": {\"named\": %ld, \"in_flight\": %ld, \"rcu_tick\": %ld}",
+			r->charged_named, r->charged_in_flight, r->charged_rcu_tick);
+		fprintf(f, ",\n      \"liveness\": {\"before\": %ld, \"after\": %ld}",
+			r->events_before, r->events_after);
 		fprintf(f, "\n    }");
 	}
-	fprintf(f, "\n  },\n  \"total\": %ld\n}\n", a->total);
+	fprintf(f, "\n  },\n  \"total\": %ld,\n  \"charged_total\": %ld\n}\n",
+		a->total, a->charged_total);
 }
 
 static void print_table(FILE *f, struct analysis *a)
@@ -183,18 +216,30 @@ static void print_table(FILE *f, struct analysis *a)
 		a->start_ns / 1000000000ULL, a->start_ns / 1000 % 1000000,
 		a->end_ns / 1000000000ULL, a->end_ns / 1000 % 1000000,
 		a->task ? a->task : "(none: every task switch counts)");
-	fprintf(f, "%4s %13s  %s\n", "CPU", "interruptions", "by cause");
+	if (a->calls_from)
+		fprintf(f, "drain calls overlaid from %s: %ld in the window, %ld reached an isolated CPU\n",
+			a->calls_from, a->calls, a->calls_reached);
+	else if (a->probes)
+		fprintf(f, "drain_all_pages() calls in the window: %ld, %ld reached an isolated CPU\n",
+			a->calls, a->calls_reached);
+	else
+		fprintf(f, "drain_all_pages() calls: not traced (no exposure probes)\n");
+	fprintf(f, "%4s %8s %13s %8s  %s\n", "CPU", "reached", "interruptions", "charged", "by cause");
 	for (i = 0; i < a->ncpus; i++) {
 		struct cpu_result *r = &a->res[i];
+		char reached[24] = "-";
 
-		fprintf(f, "%4d %13ld", r->cpu, r->interruptions);
+		if (a->probes && !a->calls_from)
+			snprintf(reached, sizeof(reached), "%ld", r->exposure_drains);
+		fprintf(f, "%4d %8s %13ld %8ld", r->cpu, reached, r->interruptions, r->charged);
 		if (!r->by_cause.n)
 			fprintf(f, "  -\n");
 		for (j = 0; j < r->by_cause.n; j++)
-			fprintf(f, "%s%7ld %s\n", j ? "                   " : "  ",
-				r->by_cause.v[j].count, r->by_cause.v[j].name);
+			fprintf(f, "%s%7ld %s%s\n", j ? "                                    " : "  ",
+				r->by_cause.v[j].count, r->by_cause.v[j].name,
+				counter_get(&r->charged_by_cause, r->by_cause.v[j].name) ? " (charged)" : "");
 	}
-	fprintf(f, "total: %ld interruptions\n", a->total);
+	fprintf(f, "total: %ld interruptions, %ld charged to the drain\n", a->total, a->charged_total);
 }
 
 int main(int argc, char **argv)
@@ -202,6 +247,9 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "task", required_argument, NULL, 't' },
+		{ "drain-causes", required_argument, NULL, 'd' },
+		{ "calls-from", required_argument, NULL, 'C' },
+		{ "window", required_argument, NULL, 'w' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -210,17 +258,31 @@ int main(int argc, char **argv)
 	};
 	struct analysis a = { 0 };
 	struct expect *exp = NULL;
-	const char *json = NULL, *cpus = NULL;
+	const char *json = NULL, *cpus = NULL, *causes_file = NULL;
+	struct causes dc = { 0 };
+	char junk;
 	int nexp = 0, quiet = 0, opt, i, j, bad = 0;
 	char err[512];
 
-	while ((opt = getopt_long(argc, argv, "c:t:j:e:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:d:C:w:j:e:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
 			break;
 		case 't':
 			a.task = optarg[0] ? optarg : NULL;
+			break;
+		case 'd':
+			causes_file = optarg;
+			break;
+		case 'C':
+			a.calls_from = optarg;
+			break;
+		case 'w':
+			if (sscanf(optarg, "%llu:%llu%c", &a.start_ns, &a.end_ns, &junk) != 2 ||
+			    a.end_ns <= a.start_ns)
+				fail("--window '%s' is not START_NS:END_NS with START < END", optarg);
+			a.window_given = true;
 			break;
 		case 'j':
 			json = optarg;
@@ -260,16 +322,22 @@ int main(int argc, char **argv)
 			fail("--expect names a CPU that is not in --cpus %s", cpus);
 	}
 
+	if (causes_file) {
+		if (causes_load(&dc, causes_file, err, sizeof(err)))
+			fail("%s", err);
+		a.drain_causes = &dc;
+	}
 	if (analyze(&a, err, sizeof(err)))
 		fail("%s", err);
 	for (i = 0; i < a.ncpus; i++) {
 		counter_sort(&a.res[i].by_cause);
 		counter_sort(&a.res[i].all_causes);
 		counter_sort(&a.res[i].events);
+		counter_sort(&a.res[i].charged_by_cause);
 	}
 
 	if (json && !strcmp(json, "-")) {
-		write_json(stdout, &a);
+		write_json(stdout, &a, a.drain_causes);
 		quiet = 1;
 	} else if (json) {
 		char *tmp;
@@ -280,7 +348,7 @@ int main(int argc, char **argv)
 		f = fopen(tmp, "w");
 		if (!f)
 			fail("cannot write %s", tmp);
-		write_json(f, &a);
+		write_json(f, &a, a.drain_causes);
 		if (fclose(f) || rename(tmp, json))
 			fail("cannot write %s", json);
 		free(tmp);
@@ -303,6 +371,7 @@ int main(int argc, char **argv)
 	}
 	free(exp);
 	analysis_free(&a);
+	causes_free(&dc);
 	free(a.cpus);
 	return bad;
 }

@@ -5,6 +5,11 @@
 # from ipi-callbacks.list, both beside this script; whatever the running
 # kernel lacks is skipped with a warning, never fatal. trace-stop.sh ends it.
 #
+# QC_PROBES=VARIANT defines the exposure probes of probes/VARIANT.list
+# (kprobe events on the kernel's own drain functions, group "qc") before
+# tracing starts; a definition the kernel refuses is fatal, since the
+# analyzer could not then say which CPUs a drain reached.
+#
 # BUFFER_KB is the ring buffer per CPU (default 32768 = 32 MiB): the
 # housekeeping CPU of a hammer window logs ~10k events/s (drains, ticks,
 # wake-ups), so 32 MiB holds ~40 s of it; an isolated CPU needs far less
@@ -23,6 +28,18 @@ warn() { echo "trace-start: $*" >&2; }
 [ -d "$T/events" ] || { warn "no tracefs at $T (CONFIG_FTRACE? mounted?)"; exit 1; }
 command -v trace-cmd >/dev/null 2>&1 || { warn "trace-cmd is not installed in the guest"; exit 1; }
 case $kb in ''|*[!0-9]*) warn "buffer size '$kb' is not a number of KiB"; exit 1 ;; esac
+
+trace-cmd reset >/dev/null 2>&1
+if [ -n "${QC_PROBES:-}" ]; then
+	probes=$here/probes/$QC_PROBES.list
+	[ -f "$probes" ] || { warn "no exposure probes for variant '$QC_PROBES' ($probes)"; exit 1; }
+	[ -w "$T/kprobe_events" ] || { warn "no $T/kprobe_events (CONFIG_KPROBE_EVENTS?)"; exit 1; }
+	: > "$T/kprobe_events" || { warn "cannot clear $T/kprobe_events"; exit 1; }
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$probes" | while IFS= read -r def; do
+		echo "$def" >> "$T/kprobe_events" ||
+			{ warn "the kernel refused probe '$def' of $probes (function renamed or inlined?)"; exit 1; }
+	done || exit 1
+fi
 
 set --
 for ev in $(sed -e 's/#.*//' "$here/events.list"); do
@@ -57,5 +74,4 @@ else
 fi
 [ $nfunc -eq 0 ] || set -- -p function "$@"
 
-trace-cmd reset >/dev/null 2>&1
 exec trace-cmd start -C mono -b "$kb" "$@"

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * drains: drain_all_pages() calls and the CPUs each reached, read from the
+ * exposure probes (drains.h says which events, tracing/probes/ defines
+ * them in the guest).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drains.h"
+
+static void *grow(void *p, int *alloc, int need, size_t size)
+{
+	if (need <= *alloc)
+		return p;
+	*alloc = *alloc ? 2 * *alloc : 64;
+	if (*alloc < need)
+		*alloc = need;
+	p = realloc(p, *alloc * size);
+	if (!p) {
+		fprintf(stderr, "qc-analyze: error: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static int event_id(struct tep_handle *tep, const char *name,
+		    struct tep_event **ev)
+{
+	*ev = tep_find_event_by_name(tep, "qc", name);
+	return *ev ? (*ev)->id : -1;
+}
+
+void drains_init(struct drains *d, struct tep_handle *tep)
+{
+	struct tep_event *e;
+
+	memset(d, 0, sizeof(*d));
+	d->id_all = event_id(tep, "drain_all", &e);
+	d->id_all_ret = event_id(tep, "drain_all_ret", &e);
+	d->id_cpu_ret = event_id(tep, "drain_cpu_ret", &e);
+	d->id_cpu = event_id(tep, "drain_cpu", &e);
+	d->f_cpu = e ? tep_find_field(e, "cpu") : NULL;
+	d->id_bulk = event_id(tep, "drain_bulk", &e);
+	d->f_count = e ? tep_find_field(e, "count") : NULL;
+	d->probes = d->id_all >= 0 && d->id_all_ret >= 0 && d->id_cpu >= 0 &&
+		    d->id_cpu_ret >= 0 && d->id_bulk >= 0 && d->f_cpu && d->f_count;
+}
+
+static long long field(struct tep_format_field *f, struct tep_record *r)
+{
+	unsigned long long v = 0;
+
+	if (f->offset + f->size > r->size || tep_read_number_field(f, r->data, &v))
+		return -1;
+	if (f->size == 4)
+		return (int)v;
+	return (long long)v;
+}
+
+/* The task's drain_cpu in progress, or NULL. */
+static struct drain_task *task_of(struct drains *d, int pid)
+{
+	int i;
+
+	for (i = 0; i < d->ntasks; i++)
+		if (d->tasks[i].pid == pid)
+			return &d->tasks[i];
+	return NULL;
+}
+
+void drains_record(struct drains *d, struct tep_handle *tep,
+		   struct tep_record *r)
+{
+	int id, pid, i;
+	struct drain_task *t;
+	struct drain_call *c;
+	long long v;
+
+	if (!d->probes)
+		return;
+	id = tep_data_type(tep, r);
+	pid = tep_data_pid(tep, r);
+	if (id == d->id_all) {
+		d->v = grow(d->v, &d->alloc, d->n + 1, sizeof(*d->v));
+		c = &d->v[d->n];
+		memset(c, 0, sizeof(*c));
+		c->start_ns = c->end_ns = r->ts;
+		c->pid = pid;
+		d->open_calls = grow(d->open_calls, &d->open_alloc, d->nopen + 1,
+				     sizeof(*d->open_calls));
+		d->open_calls[d->nopen++] = d->n++;
+	} else if (id == d->id_all_ret) {
+		for (i = d->nopen - 1; i >= 0; i--) {
+			c = &d->v[d->open_calls[i]];
+			if (c->pid != pid)
+				continue;
+			c->end_ns = r->ts;
+			c->returned = true;
+			memmove(&d->open_calls[i], &d->open_calls[i + 1],
+				(d->nopen - i - 1) * sizeof(*d->open_calls));
+			d->nopen--;
+			break;
+		}
+	} else if (id == d->id_cpu) {
+		t = task_of(d, pid);
+		if (!t) {
+			d->tasks = grow(d->tasks, &d->task_alloc, d->ntasks + 1,
+					sizeof(*d->tasks));
+			t = &d->tasks[d->ntasks++];
+			t->pid = pid;
+		}
+		t->cpu = (int)field(d->f_cpu, r);
+	} else if (id == d->id_cpu_ret) {
+		t = task_of(d, pid);
+		if (t)
+			t->cpu = -1;
+	} else if (id == d->id_bulk) {
+		t = task_of(d, pid);
+		v = field(d->f_count, r);
+		/* A bulk free outside a drain (high watermark) is no drain. */
+		if (!t || t->cpu < 0 || t->cpu >= QC_DRAIN_MAX_CPUS || v <= 0 || !d->nopen)
+			return;
+		/* Calls are serialised by pcpu_drain_mutex: the latest is the one. */
+		c = &d->v[d->open_calls[d->nopen - 1]];
+		c->reached |= 1ULL << t->cpu;
+		c->pages[t->cpu] += v;
+	}
+}
+
+void drains_finish(struct drains *d, unsigned long long last_ns)
+{
+	int i;
+
+	for (i = 0; i < d->nopen; i++)
+		d->v[d->open_calls[i]].end_ns = last_ns;
+	d->nopen = 0;
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].end_ns - d->v[i].start_ns > d->longest_ns)
+			d->longest_ns = d->v[i].end_ns - d->v[i].start_ns;
+}
+
+void drains_shift(struct drains *d, long long delta)
+{
+	int i;
+
+	for (i = 0; i < d->n; i++) {
+		d->v[i].start_ns += delta;
+		d->v[i].end_ns += delta;
+	}
+}
+
+bool drains_in_flight(const struct drains *d, unsigned long long ts, int cpu)
+{
+	int lo = 0, hi = d->n, i;
+
+	/* The first call that starts after @ts ... */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (d->v[mid].start_ns <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ... and back through those that could still be in flight. */
+	for (i = lo - 1; i >= 0 && ts - d->v[i].start_ns <= d->longest_ns; i--) {
+		if (ts > d->v[i].end_ns)
+			continue;
+		if (cpu < 0 || (cpu < QC_DRAIN_MAX_CPUS && (d->v[i].reached >> cpu & 1)))
+			return true;
+	}
+	return false;
+}
+
+void drains_free(struct drains *d)
+{
+	free(d->v);
+	free(d->open_calls);
+	free(d->tasks);
+	memset(d, 0, sizeof(*d));
+}
