@@ -6,6 +6,7 @@ VARIANTS ?= wq rcu spinlock
 SCENARIO ?= hammer
 DURATION ?= 20
 ISOLATED ?= 1-3
+REFILL   ?= auto
 RUN      ?=
 
 STRESS_SECONDS ?= 300
@@ -18,7 +19,7 @@ help:
 	@echo "make setup                      install Debian packages (root, once)"
 	@echo "make test                       fast checks + end-to-end guest boot (KTAP)"
 	@echo "make test-fast                  the checks that boot nothing"
-	@echo "make compare [VARIANTS=...] [SCENARIO=...] [DURATION=s] [ISOLATED=1-3]"
+	@echo "make compare [VARIANTS=...] [SCENARIO=...] [DURATION=s] [ISOLATED=1-3] [REFILL=auto|none|2-3]"
 	@echo "make report RUN=results/<run-id>  re-render a run's report"
 	@echo "make build VARIANT=wq           build one variant's guest kernel"
 	@echo "make run VARIANT=wq [SCENARIO=...] [DURATION=s]"
@@ -32,11 +33,11 @@ build:
 	@scripts/build.sh $(VARIANT)
 
 run:
-	@scripts/run.sh -V $(VARIANT) -s $(SCENARIO) -d $(DURATION) -c $(ISOLATED)
+	@scripts/run.sh -V $(VARIANT) -s $(SCENARIO) -d $(DURATION) -c $(ISOLATED) --refill $(REFILL)
 
 compare:
 	@scripts/compare.sh --variants "$(VARIANTS)" --scenario $(SCENARIO) \
-		--duration $(DURATION) --isolated $(ISOLATED)
+		--duration $(DURATION) --isolated $(ISOLATED) --refill $(REFILL)
 
 report:
 	@test -n "$(RUN)" || { echo "quietcore: error: which run? make report RUN=results/<run-id>" >&2; exit 1; }

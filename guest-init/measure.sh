@@ -9,6 +9,29 @@
 
 QC_HAMMER=/sys/kernel/debug/qc_hammer
 QC_OSLAT_SETTLE=${QC_OSLAT_SETTLE:-3}
+# The exposure probes of this kernel (tracing/probes/<variant>.list).
+export QC_PROBES
+
+# The measured workloads. oslat spins and never enters the kernel, so once
+# a drain has emptied its CPU's pcplists every later non-forced drain skips
+# that CPU: it is drained once. refill (guest-init/refill.c) refills its
+# own CPU's lists every QC_REFILL_MS, so every drain finds pages there.
+# QC_REFILL (from the host, qc.refill=) names the refill CPUs; the other
+# isolated CPUs run oslat, the pure-spin reference.
+. /qc/cpusets/lib.sh
+cl_mask "$QC_ISOLATED"
+qc_iso_mask=$CL_MASK
+qc_refill_mask=0
+case ${QC_REFILL:-none} in
+none) ;;
+*) cl_mask "$QC_REFILL" || { qc_say "bad refill CPU list '$QC_REFILL'"; exit 2; }
+   qc_refill_mask=$CL_MASK ;;
+esac
+cl_list $((qc_refill_mask & qc_iso_mask))
+QC_REFILL_CPUS=$CL_LIST
+cl_list $((qc_iso_mask & ~qc_refill_mask))
+QC_OSLAT_CPUS=$CL_LIST
+[ -n "$QC_OSLAT_CPUS" ] || { qc_say "no isolated CPU is left for oslat (refill $QC_REFILL)"; exit 2; }
 
 qc_isolate() {
 	qc_say "isolating CPUs $QC_ISOLATED (housekeeping $QC_HOUSEKEEPING)"
@@ -51,14 +74,22 @@ qc_window() {
 	name=$1 secs=$2 start=$3
 	shift 3
 	sh /qc/tracing/trace-start.sh || { qc_say "trace-start failed"; return 1; }
-	# oslat must live in the isolated partition to be allowed there; its
-	# main thread sleeps on the first isolated CPU until the end. Its
-	# workers spin on QC_OSLAT_WORKERS (default: every isolated CPU).
-	first=$(qc_first_isolated)
-	sh /qc/cpusets/enter-isolated.sh -- oslat -c "${QC_OSLAT_WORKERS:-$QC_ISOLATED}" -C "$first" \
-		-D $((secs + QC_OSLAT_SETTLE + ${QC_WINDOW_GRACE:-10} + 15)) -q "$@" \
+	# The workloads must live in the isolated partition to be allowed
+	# there. oslat's main thread sleeps on its first CPU until the end;
+	# its workers spin on QC_OSLAT_WORKERS (default: the oslat CPUs).
+	first=${QC_OSLAT_CPUS%%[,-]*}
+	limit=$((secs + QC_OSLAT_SETTLE + ${QC_WINDOW_GRACE:-10} + 15))
+	sh /qc/cpusets/enter-isolated.sh -- oslat -c "${QC_OSLAT_WORKERS:-$QC_OSLAT_CPUS}" -C "$first" \
+		-D "$limit" -q "$@" \
 		--json="/results/oslat${name:+-$name}.json" > "/results/oslat${name:+-$name}.txt" 2>&1 &
 	oslat_pid=$!
+	refill_pid=
+	if [ -n "$QC_REFILL_CPUS" ]; then
+		sh /qc/cpusets/enter-isolated.sh -- refill -c "$QC_REFILL_CPUS" \
+			-T "${QC_REFILL_MS:-20}" -P "${QC_REFILL_PAGES:-64}" -D "$limit" -q \
+			--json "/results/refill${name:+-$name}.json" > "/results/refill${name:+-$name}.txt" 2>&1 &
+		refill_pid=$!
+	fi
 	sleep "$QC_OSLAT_SETTLE"
 	# oslat's start-up (mlock, thread stacks) eats primed pages: what the
 	# drains find is what the lists hold when the window opens.
@@ -78,6 +109,10 @@ qc_window() {
 	# it still writes its JSON. (If it is gone already, that is fine too.)
 	kill -INT "$oslat_pid" 2>/dev/null || true
 	wait "$oslat_pid" || qc_say "oslat exited with $?"
+	if [ -n "$refill_pid" ]; then
+		kill -INT "$refill_pid" 2>/dev/null || true
+		wait "$refill_pid" || { qc_say "refill exited with $?: $(tail -n1 "/results/refill${name:+-$name}.txt")"; return 1; }
+	fi
 	sh /qc/tracing/trace-stop.sh "/results/trace${name:+-$name}.dat" ||
 		{ qc_say "trace-stop failed"; return 1; }
 }
@@ -90,12 +125,18 @@ qc_hammer_done() { [ "$(cat $QC_HAMMER/state)" = done ]; }
 # isolated CPUs in a window of their own; the host's analyzer must count
 # exactly that many (scripts/analyze.sh).
 qc_selftest() {
-	first=$(qc_first_isolated)
-	last=$(echo "$QC_ISOLATED" | tr ',' '\n' | tail -n1 | cut -d- -f2)
 	k=${QC_PLANT:-5}
-	echo "work $first $k" > /results/selftest-planted.txt
-	echo "ipi $last $k" >> /results/selftest-planted.txt
-	qc_say "self-test: planting $k work items on CPU $first and $k IPIs on CPU $last"
+	cl_mask "$QC_ISOLATED"
+	c=0
+	: > /results/selftest-planted.txt
+	while [ $((CL_MASK >> c)) -ne 0 ]; do
+		if [ $((CL_MASK >> c & 1)) -eq 1 ]; then
+			echo "work $c $k" >> /results/selftest-planted.txt
+			echo "ipi $c $k" >> /results/selftest-planted.txt
+		fi
+		c=$((c + 1))
+	done
+	qc_say "self-test: planting $k work items and $k IPIs on each of CPUs $QC_ISOLATED"
 	QC_OSLAT_SETTLE=2 qc_window selftest 2 qc_plant
 }
 qc_plant() {

@@ -5,16 +5,17 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs=5
+variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs=5 refill=auto
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
 	--scenario) scenario=$2; shift ;;
 	--duration) duration=$2; shift ;;
 	--isolated) isolated=$2; shift ;;
+	--refill) refill=$2; shift ;;
 	--debug) debug=--debug ;;
 	--bench-runs) bench_runs=$2; shift ;;
-	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--debug] [--bench-runs N (0: no allocator benchmark)]"; exit 0 ;;
+	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--debug] [--bench-runs N (0: no allocator benchmark)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
@@ -23,6 +24,7 @@ done
 for v in $variants; do check_variant "$v"; done
 # run.sh checks the rest; check the scenario here so nothing is built first.
 [ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] || die "unknown scenario '$scenario'"
+refill_cpus=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
 
 n=$(echo $variants | wc -w)
 case $bench_runs in ''|*[!0-9]*) die "--bench-runs '$bench_runs' is not a number" ;; esac
@@ -39,7 +41,7 @@ done
 run_id=$(qc_new_run)
 run=$QC_RESULTS/$run_id
 qc_status_begin "$run/status"
-qc_run_txt "$run" "$variants" "$scenario" "$duration" "$isolated"
+qc_run_txt "$run" "$variants" "$scenario" "$duration" "$isolated" "$refill_cpus"
 
 # run_in_run NAME RUN.SH-ARGS...: one guest of this run; a failure is
 # remembered under NAME and the rest still run. Each guest keeps its own
@@ -55,7 +57,7 @@ run_in_run() {
 for v in $variants; do
 	i=$((i + 1))
 	step "$i" "$total" "run $v ($scenario, ${duration} s window)"
-	run_in_run "$v" -V "$v" -s "$scenario" -d "$duration" -c "$isolated"
+	run_in_run "$v" -V "$v" -s "$scenario" -d "$duration" -c "$isolated" --refill "${refill_cpus:-none}"
 done
 if [ "$bench_runs" -gt 0 ]; then
 	for v in $variants; do

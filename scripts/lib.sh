@@ -99,9 +99,39 @@ qc_status_begin() {
 	trap 'grep -q "^running" "$QC_STATUS_FILE" 2>/dev/null && echo "failed: interrupted" > "$QC_STATUS_FILE"; exit 130' INT TERM
 }
 
-# qc_run_txt RUNDIR VARIANTS SCENARIO DURATION ISOLATED: the run's facts,
-# read back by summarize.sh.
+# qc_run_txt RUNDIR VARIANTS SCENARIO DURATION ISOLATED [REFILL]: the
+# run's facts, read back by summarize.sh. REFILL: the isolated CPUs that
+# ran the refill workload (empty: none; the others ran oslat).
 qc_run_txt() {
-	printf 'id: %s\nvariants: %s\nscenario: %s\nduration_s: %s\nisolated: %s\n' \
-		"$(basename "$1")" "$2" "$3" "$4" "$5" > "$1/run.txt"
+	printf 'id: %s\nvariants: %s\nscenario: %s\nduration_s: %s\nisolated: %s\nrefill: %s\n' \
+		"$(basename "$1")" "$2" "$3" "$4" "$5" "${6:-}" > "$1/run.txt"
+}
+
+# cpulist_minus A B: the CPUs of list A not in list B, as a list ("" if none).
+cpulist_minus() {
+	cpulist_expand "$2" > "${TMPDIR:-/tmp}/qc-minus.$$"
+	cpulist_expand "$1" | grep -vxF -f "${TMPDIR:-/tmp}/qc-minus.$$" | paste -sd, -
+	rm -f "${TMPDIR:-/tmp}/qc-minus.$$"
+}
+
+# qc_refill_cpus SCENARIO ISOLATED REFILL: the refill workload's CPUs for a
+# run, from REFILL as the user gave it: "auto" (the default) is every
+# isolated CPU but the first in the scenarios that measure drains (hammer
+# and its control, quiet), none elsewhere; "none" or "" is none; a list
+# must lie inside ISOLATED and leave at least one CPU to oslat. Dies on a
+# bad list.
+qc_refill_cpus() {
+	case $3 in
+	none|'') return 0 ;;
+	auto)
+		case $1 in hammer|quiet) ;; *) return 0 ;; esac
+		cpulist_minus "$2" "$(cpulist_expand "$2" | head -n1)"
+		return 0 ;;
+	esac
+	cpulist_valid "$3" || die "refill CPU list '$3' is not a CPU list like 2-3 (or 'auto', 'none')"
+	[ -z "$(cpulist_minus "$3" "$2")" ] ||
+		die "refill CPUs '$3' are not all isolated (isolated: $2): choose refill CPUs among the isolated ones"
+	[ -n "$(cpulist_minus "$2" "$3")" ] ||
+		die "refill CPUs '$3' leave no isolated CPU for oslat, the pure-spin reference: keep one out (e.g. REFILL=$(cpulist_minus "$2" "$(cpulist_expand "$2" | head -n1)"))"
+	cpulist_expand "$3" | paste -sd, -
 }

@@ -11,6 +11,9 @@ usage: $0 [options]
   -s, --scenario NAME     guest scenario: $(ls "$QC_ROOT/guest-init/scenarios" | sed 's/\.sh$//' | tr '\n' ' ')(default oslat)
   -d, --duration SECONDS  measurement window (default 20)
   -c, --isolated LIST     isolated CPUs, e.g. 1-3; CPU 0 is housekeeping (default 1-3)
+      --refill LIST       isolated CPUs that run the refill workload instead of
+                          oslat: a list, "none", or "auto" (default: all isolated
+                          CPUs but the first in hammer and quiet, none elsewhere)
       --smp N             vCPUs (default 4)
       --mem MB            guest memory (default 2048)
       --debug             boot the debug build (configs/debug.config)
@@ -28,13 +31,14 @@ USAGE
 }
 
 variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=4 mem=2048
-flavour= run_id= guest_script= timeout= build=yes tag= params=
+flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto
 while [ $# -gt 0 ]; do
 	case $1 in
 	-V|--variant) variant=$2; shift ;;
 	-s|--scenario) scenario=$2; shift ;;
 	-d|--duration) duration=$2; shift ;;
 	-c|--isolated) isolated=$2; shift ;;
+	--refill) refill=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--debug) flavour=debug ;;
@@ -68,6 +72,7 @@ for c in $(cpulist_expand "$isolated"); do
 	[ "$c" -ne 0 ] || die "isolated CPUs '$isolated' include housekeeping CPU 0: CPU 0 always keeps house, isolate CPUs from 1 up (e.g. 1-$((smp - 1)))"
 	[ "$c" -lt "$smp" ] || die "isolated CPU $c does not exist in a $smp-CPU guest: use --smp $((c + 1)) or a smaller list"
 done
+refill=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
 [ -n "$timeout" ] || timeout=$((300 + 3 * duration))
 is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
@@ -94,10 +99,10 @@ qc_status_begin "$out/status"
 initrd=$bdir/qc-initramfs.cpio
 "$QC_ROOT/scripts/initramfs.sh" --build "$bdir" ${guest_script:+--extra "$guest_script"} "$initrd"
 accel=$("$QC_ROOT/scripts/accel.sh" "$bdir/arch/x86/boot/bzImage" "$initrd")
-info "booting $label ($accel, $smp vCPUs, isolated $isolated, scenario $scenario, ${duration} s)"
+info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill on $refill}, scenario $scenario, ${duration} s)"
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
-	--timeout "$timeout" --append "qc.scenario=$scenario qc.duration=$duration qc.variant=$label$params"
+	--timeout "$timeout" --append "qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
 # A splat fails the run whatever the scenario measured.
 if ! "$QC_ROOT/scripts/splats.sh" "$out/console.log" > "$out/splats.txt"; then
 	die "kernel splat in the $label guest: $(grep -m1 -E 'WARNING:|BUG:|Oops|lock|RCU|corruption|atomic|stall|UBSAN|bad page|fault|panic' "$out/splats.txt" | tr -d '\r' | cut -c1-200) (see $out/splats.txt)"

@@ -7,7 +7,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 
-ktap_plan 14
+ktap_plan 18
 
 expect_error "isolated list containing housekeeping CPU 0 is refused" \
 	"include housekeeping CPU 0" "$root/scripts/run.sh" -c 0-3
@@ -20,6 +20,12 @@ expect_error "unknown variant is refused by the build too" "unknown variant 'nop
 expect_error "unknown scenario is refused" "unknown scenario 'bogus'" "$root/scripts/run.sh" -s bogus
 expect_error "zero duration is refused" "is not a whole number of seconds" "$root/scripts/run.sh" -d 0
 expect_error "missing guest script is refused" "does not exist" "$root/scripts/run.sh" --guest-script /nonexistent
+expect_error "refill CPUs outside the isolated ones are refused" \
+	"refill CPUs '0' are not all isolated" "$root/scripts/run.sh" -s hammer --refill 0
+expect_error "refill on every isolated CPU is refused: oslat keeps one" \
+	"leave no isolated CPU for oslat" "$root/scripts/run.sh" -s hammer --refill 1-3
+expect_error "a malformed refill list is refused by compare before any build" \
+	"refill CPU list 'x' is not a CPU list" "$root/scripts/compare.sh" --refill x
 ktap_check "refused runs wrote no result directory" test ! -e "$QC_RESULTS"
 
 # A machine without the kernel source package: a fresh cache and no tarball.
@@ -63,4 +69,6 @@ fi
 # CPU list helpers.
 . "$root/scripts/lib.sh"
 ktap_check "housekeeping_of 1-3 on 4 CPUs is 0" test "$(housekeeping_of 1-3 4)" = 0
+ktap_check "refill by default: every isolated CPU but the first, in hammer and quiet only" \
+	test "$(qc_refill_cpus hammer 1-3 auto)/$(qc_refill_cpus quiet 1,3 auto)/$(qc_refill_cpus fifo 1-3 auto)/$(qc_refill_cpus hammer 1 auto)" = "2,3/3//"
 ktap_finish

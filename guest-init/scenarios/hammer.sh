@@ -1,6 +1,8 @@
-# Scenario "hammer" (the default): oslat (SCHED_OTHER) on the isolated
-# CPUs while the housekeeping CPU calls drain_all_pages() at QC_RATE/s
-# (default 100) for the whole window; then the planted-noise self-test.
+# Scenario "hammer" (the default): oslat (SCHED_OTHER) on the oslat CPUs
+# and the refill workload on the refill CPUs (measure.sh) while the
+# housekeeping CPU calls drain_all_pages() at QC_RATE/s (default 100) for
+# the whole window; then the quiet control window and the planted-noise
+# self-test.
 . /qc/guest-init/lib.sh
 . /qc/guest-init/measure.sh
 set -e
@@ -9,4 +11,9 @@ qc_window_done() { qc_hammer_done; }
 qc_window "" "$QC_DURATION" qc_hammer_start
 cat $QC_HAMMER/stats > /results/hammer.json
 sh /qc/guest-init/pcp-counts.sh /results/pcp-after.json
+# The control, in the same boot: the same workloads and window length, no
+# drains. The host overlays the hammer window's drain calls on it: what
+# the charging rule would have charged there is coincidence.
+qc_say "quiet control: the same window without drains"
+qc_window quiet "$QC_DURATION" true
 qc_selftest

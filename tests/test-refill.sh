@@ -1,0 +1,112 @@
+#!/bin/sh
+# guest-init/refill.c built with the initramfs's exact gcc line (plus
+# -Werror: a warning is a failure), its refusals of bad input, a real 2 s
+# run on this machine's CPU 0 (a plain userspace program: nothing reaches
+# the host's kernel but system calls) and an unbounded run ended by SIGINT
+# to the parent alone, as the rig's `kill -INT $pid` does. Boots nothing.
+. "$(dirname "$0")/ktap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$scratch"' EXIT
+refill=$scratch/refill
+
+ktap_plan 15
+
+# refused DESC CODE PATTERN ARGS...: refill ARGS exits CODE and prints one
+# line, "refill: error: ...PATTERN...".
+refused() {
+	desc=$1 code=$2 pattern=$3
+	shift 3
+	out=$("$refill" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq "$code" ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+	   printf '%s\n' "$out" | grep -q "^refill: error: .*$pattern"; then
+		ktap_ok "$desc"
+	else
+		ktap_not_ok "$desc"; ktap_diag "exit $rc (want $code): $out"
+	fi
+}
+# jq_is DESC FILTER FILE: FILTER is true of the JSON in FILE.
+jq_is() {
+	if jq -e "$2" "$3" > /dev/null 2>&1; then ktap_ok "$1"; else ktap_not_ok "$1"; fi
+}
+
+if out=$(gcc -static -O2 -Wall -Wextra -pthread -Werror -o "$refill" \
+		"$root/guest-init/refill.c" 2>&1) && [ -z "$out" ]; then
+	ktap_ok "refill.c compiles with the initramfs's gcc line and no warning"
+else
+	ktap_not_ok "refill.c compiles with the initramfs's gcc line and no warning"
+	ktap_diag "$out"
+	ktap_finish
+	exit 1
+fi
+
+refused "a CPU list 'x' is refused" 2 "--cpu-list 'x' is not a CPU list" -c x
+refused "an open range '1-' is refused" 2 "--cpu-list '1-' is not a CPU list" -c 1-
+refused "a zero refill period is refused" 2 "--refill-ms '0' is not a whole number" -c 0 -T 0
+refused "a non-numeric page count is refused" 2 "--pages 'abc' is not a whole number" -c 0 -P abc
+refused "more than 65536 pages are refused" 2 "--pages '65537' is not a whole number from 1 to 65536" \
+	-c 0 -P 65537
+refused "no -c is refused" 2 "give -c CPULIST" -D 1
+if [ "$(getconf _NPROCESSORS_CONF)" -lt 1024 ]; then
+	refused "a CPU this machine lacks fails to pin, exit 1" 1 "cannot run on cpu 1023" -c 1023 -D 1
+else
+	ktap_skip "a CPU this machine lacks fails to pin (this machine has 1024 CPUs)"
+fi
+
+# A 2 s run on CPU 0: one refill before measuring starts, then one every
+# 20 ms until the end, 100 in all; at least 50 even on a loaded host.
+json=$scratch/run.json
+out=$("$refill" -c 0 -D 2 -T 20 -P 64 --json "$json" 2>&1)
+rc=$?
+ktap_diag "$out"
+if [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | grep -c '^cpu 0: refills [0-9]*, max ')" -eq 1 ]; then
+	ktap_ok "a 2 s run exits 0 and prints one summary line for cpu 0"
+else
+	ktap_not_ok "a 2 s run exits 0 and prints one summary line for cpu 0"; ktap_diag "exit $rc"
+fi
+jq_is "its JSON is valid: tool refill, one thread, thread 0 on cpu 0" \
+	'.tool == "refill" and .num_threads == 1 and .thread["0"].cpu == 0 and
+	 .refill_ms == 20 and .pages == 64' "$json"
+jq_is "refills are plausible for 2000/20 ms (50 to 102)" \
+	'.thread["0"].refills >= 50 and .thread["0"].refills <= 102 and
+	 .thread["0"].refill_total_us > 0' "$json"
+jq_is "histogram counts sum to a positive number, keys within 1..32" \
+	'.thread["0"].histogram | (map(.) | add > 0) and
+	 (keys | map(tonumber) | min >= 1 and max <= 32)' "$json"
+jq_is "max >= min, and the measured duration is about 2 s" \
+	'.thread["0"] | .max >= .min and .duration >= 1.9 and .duration <= 2.5 and .freq > 0' "$json"
+ktap_diag "$(jq -c '.thread[] | {cpu, freq, min, avg, max, duration, refills, refill_max_us}' "$json" 2>&1)"
+
+# No -D: SIGINT to the parent alone ends the run and the JSON is written
+# (the file appears by rename just before the parent exits).
+json=$scratch/int.json
+"$refill" -c 0 -q --json "$json" > "$scratch/int.out" 2>&1 &
+pid=$!
+sleep 1
+kill -INT "$pid"
+n=0
+while [ ! -f "$json" ] && [ "$n" -lt 2 ]; do
+	sleep 1
+	n=$((n + 1))
+done
+if [ -f "$json" ]; then
+	wait "$pid"
+	rc=$?
+	ktap_check "SIGINT to the parent ends a run without -D within 2 s, exit 0" test "$rc" -eq 0
+else
+	ktap_not_ok "SIGINT to the parent ends a run without -D within 2 s, exit 0"
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+fi
+pid=
+if jq -e '.thread["0"].cpu == 0 and .thread["0"].refills > 0' "$json" > /dev/null 2>&1 &&
+   [ ! -e "$json.tmp" ]; then
+	ktap_ok "after SIGINT the JSON is written (refills > 0, no .tmp left)"
+else
+	ktap_not_ok "after SIGINT the JSON is written (refills > 0, no .tmp left)"
+	ktap_diag "$(ls "$scratch"; cat "$scratch/int.out")"
+fi
+
+ktap_finish
