@@ -1,7 +1,10 @@
 #!/bin/sh
 # report.sh RUNDIR: render a run's report from the files the run already
-# holds (summary.json, and each variant's oslat.json and hammer.json for the
-# plots); runs nothing in a guest. Writes RUNDIR/report.md, RUNDIR/report.html
+# holds (summary.json, and each variant's oslat.json, refill.json and
+# hammer.json for the plots); runs nothing in a guest. Every claim comes
+# from summary.json, the rule too (its .policy, what summarize.sh applied):
+# nothing is read from tracing/, so an old run says the rules it was
+# judged by. Writes RUNDIR/report.md, RUNDIR/report.html
 # (self-contained: CSS and SVGs inline, no links, opens offline) and
 # RUNDIR/plots/*.svg. Needs only jq and gnuplot.
 # The pieces, in scripts/report/: model.jq decides what the report says,
@@ -29,21 +32,35 @@ jq -e '(.run.id | type == "string") and (.variants | type == "object" and length
 # Variant names become file names and gnuplot strings.
 jq -e '.variants | keys | all(test("^[A-Za-z0-9_.-]+$"))' "$sum" >/dev/null ||
 	die "$sum has a variant name that is not [A-Za-z0-9_.-]: not a quietcore summary"
+# A summary from before the verdict policy has no rule to state and no
+# exposure or charged counts to name as evidence: refuse it rather than
+# render verdicts without their evidence.
+jq -e '(.policy | type == "object")
+	and (.policy.drain_causes | type == "array" and length > 0)
+	and (.policy.min_exposure | type == "object") and (.policy.baseline | type == "string")
+	and all(.variants[]; (.verdict | type == "string")
+		and (if .verdict == "FAILED-RUN" or .verdict == "NO-TRACE" then true
+		     else all(.cpus[]; has("exposure") and (.charged | type == "number")
+		                       and (.workload | type == "string")) end))' \
+	"$sum" >/dev/null 2>&1 ||
+	die "$sum is an old-format summary (no verdict policy, or no per-CPU exposure and charged counts): re-run scripts/summarize.sh $run on it"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 qj() { jq -L "$lib" "$@"; }
 mkdir -p "$run/plots"
-rm -f "$run/plots/interruptions.svg" "$run/plots/oslat.svg" "$run/plots/drain-cdf.svg"
+rm -f "$run/plots/interruptions.svg" "$run/plots/oslat.svg" "$run/plots/refill.svg" "$run/plots/drain-cdf.svg"
 plots=
 
-# plot NAME VARIANTS [ASSIGNMENTS]: plots/NAME.svg from report/NAME.gp and
-# the data files in $tmp, for the variants that have data.
+# plot NAME VARIANTS [ASSIGNMENTS [SCRIPT]]: plots/NAME.svg from
+# report/SCRIPT.gp (default NAME.gp) and the data files in $tmp, for the
+# variants that have data.
 plot() {
 	[ -n "$2" ] || return 0
+	gp=${4:-$1}
 	gnuplot -e "lib='$lib'; dir='$tmp'; out='$tmp/$1.svg'; variants='$2'; ${3:-}" \
-		"$lib/$1.gp" 2>"$tmp/$1.err" ||
-		die "gnuplot failed on $1.gp: $(grep -v '^ *$' "$tmp/$1.err" | tail -n1)"
+		"$lib/$gp.gp" 2>"$tmp/$1.err" ||
+		die "gnuplot failed on $gp.gp: $(grep -v '^ *$' "$tmp/$1.err" | tail -n1)"
 	mv "$tmp/$1.svg" "$run/plots/$1.svg"
 	plots="$plots $1"
 }
@@ -59,19 +76,26 @@ for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
 done
 peak=$(jq '[.variants[].cpus[].interruptions // 0] | max' "$sum")
 plot interruptions "${with# }" "cpus='$cpus'; peak=$peak; \
-	title='Interruptions per isolated CPU in the $(jq -r .run.duration_s "$sum") s window, by variant'"
+	title='Interruptions per isolated CPU in the $(jq -r .run.duration_s "$sum") s $(jq -r .run.scenario "$sum") window, by variant'"
 
-# (b) oslat histograms and (c) drain_all_pages() CDF, from the variant files.
-with='' last=0
-for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
-	f=$run/$v/oslat.json
-	jq -e '.thread | length > 0' "$f" >/dev/null 2>&1 || continue
-	title="$v (max $(jq '[.thread[].max] | max / 100 | round / 10' "$f") ms)"
-	qj -r --arg t "$title" 'include "plotdata"; oslat_dat($t)' "$f" > "$tmp/oslat-$v.dat"
-	last=$(jq --argjson l "$last" '[.thread[].histogram | keys[] | tonumber] + [$l] | max' "$f")
-	with="$with $v"
-done
-plot oslat "${with# }" "last=$last"
+# (b) latency histograms of each workload (oslat.json on the oslat CPUs,
+# refill.json on the refill CPUs) and (c) the drain_all_pages() CDF, from
+# the variant files.
+latency_plot() {
+	kind=$1 where=$2
+	with='' last=0
+	for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
+		f=$run/$v/$kind.json
+		jq -e '.thread | length > 0' "$f" >/dev/null 2>&1 || continue
+		title="$v (max $(jq '[.thread[].max] | max / 100 | round / 10' "$f") ms)"
+		qj -r --arg t "$title" 'include "plotdata"; oslat_dat($t)' "$f" > "$tmp/$kind-$v.dat"
+		last=$(jq --argjson l "$last" '[.thread[].histogram | keys[] | tonumber] + [$l] | max' "$f")
+		with="$with $v"
+	done
+	plot "$kind" "${with# }" "kind='$kind'; where='$where'; last=$last" oslat
+}
+latency_plot oslat "$(jq -r '.run.oslat_cpus // .run.isolated_cpus // "?"' "$sum")"
+latency_plot refill "$(jq -r '.run.refill_cpus // "?"' "$sum")"
 
 with=
 for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
@@ -85,17 +109,13 @@ done
 plot drain-cdf "${with# }"
 
 # report.md and report.html, from the same blocks (report/model.jq).
-# The same list summarize.sh judged the verdicts by (blank lines would match
-# every cause, so they are dropped).
-drain_causes=$(grep -v -e '^#' -e '^[[:space:]]*$' "$QC_ROOT/tracing/drain-causes.list" 2>/dev/null |
-	jq -R . | jq -sc .)
 status=$(cat "$run/status" 2>/dev/null || echo unknown)
 svgfile() { if [ -f "$run/plots/$1.svg" ]; then echo "$run/plots/$1.svg"; else echo /dev/null; fi; }
-qj -r --arg plots "$plots" --argjson drain_causes "$drain_causes" --arg run_status "$status" \
+qj -r --arg plots "$plots" --arg run_status "$status" \
 	-f "$lib/md.jq" "$sum" > "$tmp/report.md" || die "rendering report.md failed (see the jq error above)"
-qj -r --arg plots "$plots" --argjson drain_causes "$drain_causes" --arg run_status "$status" \
+qj -r --arg plots "$plots" --arg run_status "$status" \
 	--rawfile svg_interruptions "$(svgfile interruptions)" --rawfile svg_oslat "$(svgfile oslat)" \
-	--rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
+	--rawfile svg_refill "$(svgfile refill)" --rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
 	-f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
 mv "$tmp/report.md" "$run/report.md"
 mv "$tmp/report.html" "$run/report.html"

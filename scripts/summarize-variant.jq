@@ -1,43 +1,203 @@
-# One variant's summary from the files its guest brought home.
-# Inputs ($name: null when the file is absent): $status, $oslat (oslat
-# --json), $analysis (tracing/qc-analyze --json), $hammer (qc_hammer
-# stats), $primed (pcp counts when the window opened), $selftest,
-# $drain_causes (regexes), $isolated (the isolated CPUs, as strings).
+# One variant's summary and verdict, from the files its guest brought home
+# and the analyzer wrote. Called by scripts/summarize.sh once per variant.
+# Inputs: $status (the variant's status file), $scenario, $dir (the
+# variant directory, for messages), $reanalyze (the command that re-runs
+# the analyzer on it), $isolated and $refill_cpus (CPU numbers as
+# strings), $policy (tracing/verdict-policy.json with .drain_causes read
+# from its list); each input file's text, "" when absent: $oslat_f,
+# $refill_f, $analysis_f, $quiet_f (analysis-quiet.json), $hammer_f,
+# $primed_f (pcp-window.json), $selftest_f, $stc_f (selftest-charged.json).
+# Output: {refuse: null or one line saying what is wrong and what to do,
+# summary: {...}}. A refusal is not a verdict: summarize.sh writes nothing.
 
-# p99 of an oslat histogram {"<us>": count, ...}
+# A file's text as JSON: null when absent (""), "invalid" unless it is one
+# JSON object (a cut or partial file is not an absent one). (Not through
+# map_values: jq 1.6 mishandles try inside an update.)
+def parse: if . == "" then null
+	else (try fromjson catch "invalid") | if type == "object" then . else "invalid" end end;
+def one: if . == "invalid" then null else . end;
+def obj: if type == "object" then . else {} end;
+def num: type == "number";
+def cpulist: join(",");
+
+# p99 of a 1 µs histogram {"<us>": count, ...} (oslat's and refill's)
 def hist_p99:
   (to_entries | map({us: (.key | tonumber), n: .value}) | sort_by(.us)) as $b
   | ($b | map(.n) | add) as $total
-  | reduce $b[] as $e ({acc: 0, p: null};
-      if .p == null and (.acc + $e.n) >= ($total * 0.99) then .p = $e.us else . end
-      | .acc += $e.n)
-  | .p;
+  | if ($total // 0) == 0 then null else
+      reduce $b[] as $e ({acc: 0, p: null};
+        if .p == null and (.acc + $e.n) >= ($total * 0.99) then .p = $e.us else . end
+        | .acc += $e.n)
+      | .p end;
 
-def is_drain_cause: . as $c | any($drain_causes[]; . as $p | $c | test($p));
+# The scenarios (guest-init/scenarios/) that trace a window, that plant a
+# self-test after it, and that run the drain hammer in it.
+def traced_scenarios: ["hammer", "fifo", "quiet", "triggers"];
+def selftest_scenarios: ["hammer", "fifo", "quiet"];
+def hammer_scenarios: ["hammer", "fifo"];
+def in($set): . as $x | any($set[]; . == $x);
 
-($oslat.thread // {} | [.[] | {key: (.cpu | tostring),
-   value: {oslat_max_us: .max, oslat_p99_us: (.histogram | hist_p99)}}] | from_entries) as $lat
-| ($analysis.cpus // {}) as $ints
-| $isolated as $cpus
-| {
-    status: $status,
-    drain: (if $hammer == null then null else
-      {calls: $hammer.calls, p50_us: $hammer.p50_us, p99_us: $hammer.p99_us,
-       max_us: $hammer.max_us, stalls: $hammer.stalls} end),
-    cpus: ([$cpus[] | {key: ., value: (
-      {interruptions: $ints[.].interruptions,
-       by_cause: $ints[.].by_cause,
-       drain_interruptions: (($ints[.].by_cause // {}) | to_entries
-                             | map(select(.key | is_drain_cause) | .value) | add // 0),
-       oslat_max_us: $lat[.].oslat_max_us, oslat_p99_us: $lat[.].oslat_p99_us,
-       pcp_primed_pages: ($primed // {})[.]})}] | from_entries),
-    selftest: $selftest
-  }
-| .verdict = (
-    if $status != "ok" then "FAILED-RUN"
-    elif $analysis == null then "NO-TRACE"
-    elif any(.cpus[]; (.pcp_primed_pages // 0) == 0) then "UNPRIMED"
-    elif any(.cpus[]; .drain_interruptions > 0) then "FAIL"
-    elif ($hammer.stalls // 0) > 0 then "STALLED"
-    elif $hammer != null and ($hammer.calls // 0) < 100 then "TOO-FEW-DRAINS"
-    else "PASS" end)
+{"oslat.json": $oslat_f, "refill.json": $refill_f, "analysis.json": $analysis_f,
+ "analysis-quiet.json": $quiet_f, "hammer.json": $hammer_f, "pcp-window.json": $primed_f,
+ "selftest.json": $selftest_f, "selftest-charged.json": $stc_f}
+| to_entries | map({key, value: (.value | parse)}) | from_entries as $in
+| [$in | to_entries[] | select(.value == "invalid") | .key] as $invalid
+| ($in["oslat.json"] | one) as $oslat
+| ($in["refill.json"] | one) as $refill
+| ($in["analysis.json"] | one) as $analysis
+| ($in["analysis-quiet.json"] | one) as $quiet
+| ($in["hammer.json"] | one) as $hammer
+| ($in["pcp-window.json"] | one | obj) as $primed
+| ($in["selftest.json"] | one) as $selftest
+| ($in["selftest-charged.json"] | one) as $stc
+
+| def workload($c): if any($refill_cpus[]; . == $c) then "refill" else "oslat" end;
+
+  # Latency per CPU from whichever file has that CPU: oslat.json covers the
+  # oslat CPUs, refill.json (oslat's JSON shape) the refill CPUs.
+  def lat_of($file; $tool):
+    ($file | obj | .thread | obj) | [.[] | objects | select(.cpu != null)
+      | {key: (.cpu | tostring),
+         value: {tool: $tool, max_us: .max, p99_us: (.histogram | obj | hist_p99), refills: .refills}}]
+    | from_entries;
+  (lat_of($oslat; "oslat") as $o | lat_of($refill; "refill") as $r
+   | {oslat: $o, refill: $r}) as $lat
+  | def latency($c): if workload($c) == "refill" then $lat.refill[$c] // $lat.oslat[$c]
+                     else $lat.oslat[$c] // $lat.refill[$c] end;
+
+  def entry($a; $c): $a | obj | .cpus | obj | .[$c];
+  # One isolated CPU's evidence: analysis $a (the window), $q (the quiet
+  # control, null when absent).
+  def cpu_record($a; $q; $c):
+    (entry($a; $c) | obj) as $x | entry($q; $c) as $y | (latency($c) // {}) as $l
+    | {workload: workload($c),
+       interruptions: $x.interruptions, by_cause: $x.by_cause,
+       exposure: $x.exposure,
+       charged: $x.charged, charged_by_cause: $x.charged_by_cause, charged_by_rule: $x.charged_by_rule,
+       control: (if $y == null then null else
+         {interruptions: $y.interruptions, coincidences: $y.charged,
+          by_cause: $y.by_cause, coincidences_by_cause: $y.charged_by_cause} end),
+       liveness: $x.liveness,
+       latency_tool: $l.tool, latency_max_us: $l.max_us, latency_p99_us: $l.p99_us,
+       refills: $l.refills,
+       pcp_primed_pages: $primed[$c]};
+  def cpus_of($a; $q): [$isolated[] as $c | {key: $c, value: cpu_record($a; $q; $c)}] | from_entries;
+
+  # The verdict rule, one place, in its order. Charged interruptions are
+  # decided first, so that neither an empty list (UNPRIMED) nor too few
+  # drains (UNEXPOSED) can hide one. A CPU FAILs on a named drain cause, or
+  # on charges by coincidence in time (in flight, RCU tick) beyond what the
+  # quiet control shows the rule charging without drains; within that
+  # margin the variant is INCONCLUSIVE, never PASS.
+  def coincidental: (.charged_by_rule.in_flight // 0) + (.charged_by_rule.rcu_tick // 0);
+  def beyond_control:
+    (.charged_by_rule.named // 0) > 0 or .control == null
+    or coincidental > $policy.coincidence_margin.factor * (.control.coincidences // 0)
+                      + $policy.coincidence_margin.plus;
+  def verdict_of($cpus):
+    [$cpus | to_entries[] | {cpu: .key} + .value] as $e
+    | ($e | map(select((.charged // 0) > 0) | .cpu)) as $charged
+    | ($e | map(select((.charged // 0) > 0 and beyond_control) | .cpu)) as $failed
+    | ($e | map(select((.pcp_primed_pages // 0) == 0) | .cpu)) as $unprimed
+    | ($e | map(select(.exposure == null
+                       or (.exposure.drains // 0) < $policy.min_exposure[.workload]) | .cpu)) as $unexposed
+    | if $failed != [] then {verdict: "FAIL", cpus: $failed}
+      elif $charged != [] then {verdict: "INCONCLUSIVE", cpus: $charged}
+      elif $unprimed != [] then {verdict: "UNPRIMED", cpus: $unprimed}
+      elif ($scenario | in($policy.exposure_scenarios)) and $unexposed != [] then
+        {verdict: "UNEXPOSED", cpus: $unexposed}
+      elif ($hammer.stalls // 0) > 0 then {verdict: "STALLED", cpus: []}
+      elif $hammer != null and ($hammer.calls // 0) < $policy.min_drain_calls then
+        {verdict: "TOO-FEW-DRAINS", cpus: []}
+      else {verdict: "PASS", cpus: []} end;
+
+  # CPUs of $a whose entry lacks the counts the rule reads.
+  def lacking($a): [$isolated[] | select(entry($a; .) | obj
+    | (.interruptions | num | not) or (.charged | num | not)
+      or (has("exposure") | not) or (.by_cause | type != "object"))];
+  def causes_text: if (. // []) == [] then "none" else join(" ") end;
+  # Why an analysis cannot be judged (null: it can). $name: its file.
+  def bad_analysis($a; $name; $control):
+    lacking($a) as $l
+    | if $l != [] then
+        "\($dir)/\($name) has no per-CPU entry with interruptions, exposure and charged counts for isolated CPU \($l | cpulist) (an old-format or partial analysis): re-run \($reanalyze)"
+      elif ($a.drains | type) != "object" then
+        "\($dir)/\($name) has no drain-call counts (.drains: an old-format analysis): re-run \($reanalyze)"
+      elif ($a.policy.drain_causes // []) != $policy.drain_causes then
+        "\($dir)/\($name) was charged by the drain causes [\($a.policy.drain_causes | causes_text)], not by the policy's list \($policy.drain_causes_file) [\($policy.drain_causes | causes_text)]: re-run \($reanalyze) so that it charges by that list"
+      elif $control and $a.calls_from == null then
+        "\($dir)/\($name) was analysed without the hammer window's drain calls overlaid (calls_from is null), so its charged counts are not coincidences: re-run \($reanalyze)"
+      elif ($control | not) and $a.calls_from != null then
+        "\($dir)/\($name) was charged by the drain calls of another trace (\($a.calls_from)), not its own: re-run \($reanalyze)"
+      else null end;
+  def dead_cpus($a): [$isolated[] | select(entry($a; .).liveness as $v
+    | ($v.before // 0) == 0 or ($v.after // 0) == 0)];
+
+  ($selftest | obj | .cpus | obj) as $planted
+  | (if $stc == null then null else
+      cpus_of($stc; null) as $sc | verdict_of($sc).verdict as $sv
+      | {verdict: $sv,
+         exact: ($sv == "FAIL" and all($isolated[]; $sc[.].charged == $planted[.].planted)),
+         cpus: ([$isolated[] | {key: ., value: {planted: $planted[.].planted, charged: $sc[.].charged}}] | from_entries)}
+     end) as $vcheck
+
+  # Inputs that would let a verdict be judged from nothing, in the order
+  # they are checked; the first one found is the refusal.
+  | def refusal:
+      ($scenario | in(traced_scenarios)) as $traced
+      | ($scenario | in(selftest_scenarios) or $selftest != null or $stc != null) as $needs_selftest
+      | if $invalid != [] then
+          "\($dir)/\($invalid[0]) is not one JSON object (a cut or partial file): re-run \($reanalyze), or the variant"
+        elif $analysis == null and $traced then
+          "\($dir)/analysis.json is missing (the \($scenario) scenario traces a window and its verdict comes from the trace): run \($reanalyze)"
+        elif $analysis != null and bad_analysis($analysis; "analysis.json"; false) != null then
+          bad_analysis($analysis; "analysis.json"; false)
+        elif $analysis != null and dead_cpus($analysis) != [] then
+          "\($dir)/analysis.json shows no event on CPU \(dead_cpus($analysis) | cpulist) before or after the window (liveness), so that CPU was not watched throughout: re-run \($reanalyze) with the current analyzer, or re-run the variant"
+        elif $hammer == null and ($scenario | in(hammer_scenarios)) then
+          "\($dir)/hammer.json is missing (the \($scenario) scenario runs the drain hammer): without it the drain calls and stalls are unknown; re-run the variant"
+        elif $quiet != null and bad_analysis($quiet; "analysis-quiet.json"; true) != null then
+          bad_analysis($quiet; "analysis-quiet.json"; true)
+        elif $needs_selftest and $selftest == null then
+          "\($dir)/selftest.json is missing (the \($scenario) scenario plants a self-test and only it shows the analyzer counts what happened): run \($reanalyze) on the variant's trace-selftest.dat, or re-run the variant"
+        elif $selftest != null and ([$isolated[] | select(($planted[.].planted // 0) == 0)] | length) > 0 then
+          "\($dir)/selftest.json planted nothing on isolated CPU \([$isolated[] | select(($planted[.].planted // 0) == 0)] | cpulist): the self-test must cover every isolated CPU; re-run the variant with the current guest"
+        elif $selftest != null and ($selftest.pass != true
+              or any($isolated[]; $planted[.].planted != $planted[.].counted)) then
+          "\($dir)/selftest.json: the self-test did not pass (\([$isolated[] | "CPU \(.) planted \($planted[.].planted), counted \($planted[.].counted)"] | join("; "))): the analyzer's counts cannot be trusted; see \($dir)/selftest-analysis.txt"
+        elif $selftest != null and $stc == null then
+          "\($dir)/selftest-charged.json is missing (the verdict-level self-test: the planted causes as drain causes must give FAIL): run \($reanalyze)"
+        elif $stc != null and lacking($stc) != [] then
+          "\($dir)/selftest-charged.json has no per-CPU charged count for isolated CPU \(lacking($stc) | cpulist): re-run \($reanalyze)"
+        elif $vcheck != null and ($vcheck.exact | not) then
+          "\($dir)/selftest-charged.json: with the planted causes as drain causes the verdict rule gave \($vcheck.verdict), charging \([$isolated[] | "CPU \(.) \($vcheck.cpus[.].charged) of \($vcheck.cpus[.].planted) planted"] | join(", ")); it must give FAIL with exactly the planted count on each CPU: see \($dir)/selftest-charged.txt"
+        else null end;
+
+  ($status == "ok") as $ok
+  | cpus_of($analysis; $quiet) as $cpus
+  | (if $ok then refusal else null end) as $refuse
+  | (if $ok | not then {verdict: "FAILED-RUN", cpus: []}
+     elif $analysis == null then {verdict: "NO-TRACE", cpus: []}
+     else verdict_of($cpus) end) as $v
+  | {refuse: $refuse,
+     summary: {
+       status: $status,
+       verdict: $v.verdict,
+       verdict_cpus: $v.cpus,
+       window_s: (if ($analysis.window.duration_ns | num) then $analysis.window.duration_ns / 1e9 else null end),
+       drain: (if $hammer == null then null else
+         {calls: $hammer.calls, p50_us: $hammer.p50_us, p99_us: $hammer.p99_us,
+          max_us: $hammer.max_us, stalls: $hammer.stalls} end),
+       drains: $analysis.drains,
+       interruptions_total: ([$cpus[].interruptions | numbers] | add),
+       charged_total: ([$cpus[].charged | numbers] | add),
+       control: (if $quiet == null then null else
+         {window_s: (if ($quiet.window.duration_ns | num) then $quiet.window.duration_ns / 1e9 else null end),
+          calls_from: $quiet.calls_from,
+          interruptions: ([$cpus[].control.interruptions | numbers] | add),
+          coincidences: ([$cpus[].control.coincidences | numbers] | add)} end),
+       refill: (if $refill == null then null else {refill_ms: $refill.refill_ms, pages: $refill.pages} end),
+       selftest: (if $selftest == null then null else
+         {planted: $selftest.planted, counted: $selftest.counted, pass: $selftest.pass,
+          cpus: $selftest.cpus, verdict_check: $vcheck} end),
+       cpus: $cpus}}

@@ -1,102 +1,251 @@
 #!/bin/sh
-# summarize.sh RUNDIR: gather one run's per-variant files into
-# RUNDIR/summary.json and print the verdict table. Reads only what the
-# guests brought home and the analyzer wrote; runs nothing in a guest.
+# summarize.sh RUNDIR: judge one run's variants by the verdict policy
+# (tracing/verdict-policy.json) from the files the guests brought home and
+# the analyzer wrote, write RUNDIR/summary.json and print the verdict
+# table. Runs nothing in a guest.
+#
+# It fails closed: an input without which a verdict would be judged from
+# nothing (no drain-cause list, no per-CPU analysis, no hammer.json in a
+# hammer run, no isolated CPU, a self-test that did not pass) is refused
+# in one line, the run's status says failed, and no summary.json is left.
+# Environment: QC_DRAIN_CAUSES=FILE (default: the policy's
+# drain_causes_file, tracing/drain-causes.list), QC_VERDICT_POLICY=FILE
+# (default tracing/verdict-policy.json).
+# shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 run=${1:?usage: summarize.sh RUNDIR}
+run=${run%/}
 [ -f "$run/run.txt" ] || die "$run is not a quietcore run directory (no run.txt)"
-kv() { sed -n "s/^$2: //p" "$1" | head -n1; }
+# From here a refusal is the run's outcome too (die() writes the status
+# file), and a summary.json left from an earlier pass would disagree with
+# the inputs now refused, so it goes: report.sh must not render it.
+QC_STATUS_FILE=$run/status
+refuse() {
+	rm -f "$run/summary.json" "$run/summary.json.tmp"
+	die "$@"
+}
+rm -f "$run/summary.json.tmp"
+kv() { sed -n "s/^$2: *//p" "$1" 2>/dev/null | head -n1 | sed 's/[[:space:]]*$//'; }
 
-# One JSON object per variant, from whatever that variant's run produced.
-variant_json() {
-	d=$1
-	jqin() { if [ -f "$d/$1" ]; then cat "$d/$1"; else echo null; fi; }
-	jq -n \
-		--arg status "$(cat "$d/status" 2>/dev/null || echo missing)" \
-		--argjson oslat "$(jqin oslat.json)" \
-		--argjson analysis "$(jqin analysis.json)" \
-		--argjson hammer "$(jqin hammer.json)" \
-		--argjson primed "$(jqin pcp-window.json)" \
-		--argjson selftest "$(jqin selftest.json)" \
-		--argjson isolated "$(cpulist_expand "$(kv "$run/run.txt" isolated)" | jq -R . | jq -s .)" \
-		--argjson drain_causes "$(grep -v -e '^#' -e '^[[:space:]]*$' "$QC_ROOT/tracing/drain-causes.list" 2>/dev/null | jq -R . | jq -s . || echo '[]')" \
-		-f "$QC_ROOT/scripts/summarize-variant.jq"
+# --- the policy and the lists it names -------------------------------------
+policy_file=${QC_VERDICT_POLICY:-$QC_ROOT/tracing/verdict-policy.json}
+[ -f "$policy_file" ] ||
+	refuse "the verdict policy $policy_file is missing: restore it (git checkout tracing/verdict-policy.json)"
+jq -e '(.drain_causes_file | type == "string")
+	and (.min_drain_calls | type == "number")
+	and (.min_exposure.refill | type == "number") and (.min_exposure.oslat | type == "number")
+	and (.coincidence_margin.factor | type == "number") and (.coincidence_margin.plus | type == "number")
+	and (.exposure_scenarios | type == "array") and (.baseline | type == "string")' \
+	"$policy_file" >/dev/null 2>&1 ||
+	refuse "$policy_file is not a verdict policy (needs drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, coincidence_margin.factor and .plus, exposure_scenarios, baseline): restore it from git"
+causes_file=${QC_DRAIN_CAUSES:-$QC_ROOT/$(jq -r .drain_causes_file "$policy_file")}
+
+# drain_causes: the list's patterns as a JSON array, read as qc-analyze
+# reads them (blanks trimmed, '#' lines and empty lines dropped), so that
+# the analysis's recorded patterns can be compared with it exactly.
+drain_causes() {
+	jq -Rsc 'split("\n") | map(sub("^[ \t]+"; "") | sub("[ \t\r]+$"; ""))
+		| map(select(length > 0 and (startswith("#") | not)))' "$causes_file"
 }
 
+# Checked once, for the first variant that ran to the end: a run whose
+# variants all failed is still summarized (as FAILED-RUN) without them.
+run_inputs_checked=no
+check_run_inputs() {
+	[ "$run_inputs_checked" = no ] || return 0
+	[ -f "$causes_file" ] ||
+		refuse "the drain-cause list $causes_file is missing, so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
+	[ "$(drain_causes)" != '[]' ] ||
+		refuse "the drain-cause list $causes_file holds no pattern (only comments or blank lines), so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
+	[ -n "$isolated" ] ||
+		refuse "$run/run.txt has an empty 'isolated:' line, so no CPU would be judged: fix the line (e.g. 'isolated: 1-3') or re-run the comparison"
+	run_inputs_checked=yes
+}
+
+isolated=$(kv "$run/run.txt" isolated)
+[ -z "$isolated" ] || cpulist_valid "$isolated" ||
+	refuse "$run/run.txt: 'isolated: $isolated' is not a CPU list like 1-3"
+# Runs from before the refill workload have no refill line: all oslat.
+refill=$(kv "$run/run.txt" refill)
+if [ -n "$refill" ]; then
+	cpulist_valid "$refill" || refuse "$run/run.txt: 'refill: $refill' is not a CPU list like 2-3"
+	[ -z "$(cpulist_minus "$refill" "$isolated")" ] ||
+		refuse "$run/run.txt: refill CPUs $refill are not all isolated ($isolated): fix the refill line"
+fi
+scenario=$(kv "$run/run.txt" scenario)
 variants=$(kv "$run/run.txt" variants)
-first=$(echo "$variants" | awk '{ print $1 }')
-bp=$run/$first/boot-params.txt
-all='{}'
-for v in $variants; do
-	[ -d "$run/$v" ] || continue
-	all=$(echo "$all" | jq --arg v "$v" --argjson o "$(variant_json "$run/$v")" '.[$v] = $o')
-done
-# The allocator's cost: pft faults/s per run, each variant against wq by
-# Welch's t-test (bench/welch), as mmtests marks a difference significant.
+[ -n "$variants" ] || refuse "$run/run.txt names no variants (its 'variants:' line is empty or missing)"
+cpus_json() { if [ -n "$1" ]; then cpulist_expand "$1" | jq -R . | jq -sc .; else echo '[]'; fi; }
+iso_json=$(cpus_json "$isolated")
+refill_json=$(cpus_json "$refill")
+
+# The baseline all comparisons are made against: the policy names it
+# ("first variant of the run", or a variant), the run decides which.
+first=${variants%% *}
+baseline_rule=$(jq -r .baseline "$policy_file")
+baseline=$baseline_rule
+case $baseline in
+"first variant of the run") baseline=$first ;;
+*) case " $variants " in *" $baseline "*) ;; *)
+	refuse "the verdict policy's baseline '$baseline' is not a variant of this run ($variants): set it to 'first variant of the run' or one of them" ;;
+   esac ;;
+esac
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# judge_variant NAME: $tmp/v-NAME.json, {refuse, summary}, from one variant
+# directory (a variant listed in run.txt without one is a failed run).
+judge_variant() {
+	name=$1 d=$run/$1
+	status=$(cat "$d/status" 2>/dev/null || echo missing)
+	[ "$status" != ok ] || check_run_inputs
+	set --
+	for spec in oslat_f:oslat refill_f:refill analysis_f:analysis quiet_f:analysis-quiet \
+	            hammer_f:hammer primed_f:pcp-window selftest_f:selftest stc_f:selftest-charged; do
+		f=$d/${spec#*:}.json
+		[ -f "$f" ] || f=/dev/null
+		set -- "$@" --rawfile "${spec%%:*}" "$f"
+	done
+	jq -n "$@" \
+		--arg status "$status" --arg scenario "$scenario" --arg dir "$d" \
+		--arg reanalyze "scripts/analyze.sh $d $isolated" \
+		--argjson isolated "$iso_json" --argjson refill_cpus "$refill_json" \
+		--argjson policy "$policy" \
+		-f "$QC_ROOT/scripts/summarize-variant.jq" > "$tmp/v-$name.json"
+}
+
+# The allocator's cost: pft faults/s per run, each variant against the
+# baseline by Welch's t-test (bench/welch), as mmtests marks a difference
+# significant.
 alloc_bench() {
-	tmp=$(mktemp -d)
+	b=$tmp/bench
+	mkdir -p "$b"
 	out='{}'
 	for v in $variants; do
 		f=$run/$v-bench/pft.jsonl
 		[ -s "$f" ] || continue
-		jq -r .faults_per_sec "$f" > "$tmp/$v"
+		jq -r .faults_per_sec "$f" > "$b/$v"
 	done
-	if [ -n "$(ls "$tmp")" ]; then
+	if [ -n "$(ls "$b")" ]; then
 		make -s -f "$QC_ROOT/bench/Makefile" BENCH_OUT="$tmp" "$tmp/welch" >/dev/null ||
 			die "bench/welch does not build"
 		for v in $variants; do
-			[ -f "$tmp/$v" ] || continue
+			[ -f "$b/$v" ] || continue
 			stats='null'
-			if [ -f "$tmp/wq" ] && [ "$v" != wq ]; then
-				stats=$("$tmp/welch" --json "$tmp/wq" "$tmp/$v" 2>/dev/null || echo null)
+			if [ -f "$b/$baseline" ] && [ "$v" != "$baseline" ]; then
+				stats=$("$tmp/welch" --json "$b/$baseline" "$b/$v" 2>/dev/null || echo null)
 			fi
-			out=$(echo "$out" | jq --arg v "$v" --argjson w "$stats" --rawfile s "$tmp/$v" '
+			out=$(echo "$out" | jq --arg v "$v" --arg base "$baseline" --argjson w "$stats" --rawfile s "$b/$v" '
 				($s | split("\n") | map(select(length > 0) | tonumber)) as $x
 				| ($x | add / length) as $m
 				| .[$v] = {samples: $x, n: ($x | length), mean: $m,
 				           sd: (if ($x | length) > 1 then
 				                  (($x | map((. - $m) * (. - $m)) | add) / (($x | length) - 1) | sqrt)
 				                else null end),
-				           diff_pct_vs_wq: (if $v == "wq" then 0 else $w.diff_pct end),
+				           diff_pct_vs_baseline: (if $v == $base then 0 else $w.diff_pct end),
 				           significant: $w.significant, t: $w.t, df: $w.df, p: $w.p}')
 		done
 	fi
-	rm -rf "$tmp"
 	echo "$out"
 }
 
+# The policy as applied: the numbers, the list's patterns, the baseline
+# this run resolved, and the analyzer's continuation bound (from the first
+# analysis that has one). Filled in once the list is known to be there.
+# The list's name as summary.json records it: relative to the repository
+# when it lies inside (the summary is read on other machines).
+causes_name=${causes_file#"$QC_ROOT"/}
+policy=$(jq -c --arg causes "$causes_name" --arg file "${policy_file#"$QC_ROOT"/}" \
+	'{file: $file} + . + {drain_causes_file: $causes, drain_causes: []} | del(.about)' "$policy_file")
+for v in $variants; do
+	if [ "$(cat "$run/$v/status" 2>/dev/null)" = ok ]; then check_run_inputs; break; fi
+done
+[ "$run_inputs_checked" = no ] ||
+	policy=$(echo "$policy" | jq -c --argjson dc "$(drain_causes)" '.drain_causes = $dc')
+for v in $variants; do
+	judge_variant "$v"
+	reason=$(jq -r '.refuse // empty' "$tmp/v-$v.json")
+	[ -z "$reason" ] || refuse "$reason"
+done
+
+# The isolated CPUs that ran oslat: all but the refill ones.
+oslat_cpus() {
+	[ -n "$isolated" ] || return 0
+	if [ -n "$refill" ]; then cpulist_minus "$isolated" "$refill"
+	else cpulist_expand "$isolated" | paste -sd, -; fi
+}
+bp=
+for v in $variants; do [ -f "$run/$v/boot-params.txt" ] && { bp=$run/$v/boot-params.txt; break; }; done
+smp=$(kv "${bp:-/dev/null}" smp)
 jq -n \
 	--arg id "$(kv "$run/run.txt" id)" \
-	--arg accel "$(kv "$bp" accel 2>/dev/null || echo unknown)" \
-	--arg tree "$(kv "$bp" kernel_tree 2>/dev/null | sed 's/ + patches.*//')" \
-	--arg scenario "$(kv "$run/run.txt" scenario)" \
-	--argjson duration "$(kv "$run/run.txt" duration_s)" \
-	--arg isolated "$(kv "$run/run.txt" isolated)" \
-	--arg housekeeping "$(housekeeping_of "$(kv "$run/run.txt" isolated)" "$(kv "$bp" smp 2>/dev/null || echo 4)")" \
-	--argjson variants "$all" \
+	--arg accel "$(kv "${bp:-/dev/null}" accel)" \
+	--arg tree "$(kv "${bp:-/dev/null}" kernel_tree | sed 's/ + patches.*//')" \
+	--arg scenario "$scenario" \
+	--arg duration "$(kv "$run/run.txt" duration_s)" \
+	--arg isolated "$isolated" --arg refill "$refill" \
+	--arg oslat "$(oslat_cpus)" \
+	--arg housekeeping "$(if [ -n "$isolated" ]; then housekeeping_of "$isolated" "${smp:-4}"; fi)" \
+	--argjson policy "$policy" --arg baseline "$baseline" --arg baseline_rule "$baseline_rule" \
 	--argjson alloc "$(alloc_bench)" \
-	'{run: {id: $id, accel: $accel, kernel_tree: $tree, scenario: $scenario,
-	        duration_s: $duration, isolated_cpus: $isolated, housekeeping_cpus: $housekeeping},
-	  variants: $variants,
-	  alloc_bench: (if $alloc == {} then null else $alloc end),
-	  selftest: ([$variants[] | .selftest // empty] | if length > 0 then
-	             {planted: (map(.planted) | add), counted: (map(.counted) | add)} else null end)}' \
-	> "$run/summary.json.tmp"
+	'def blank_null: if . == "" then null else . end;
+	 {run: {id: $id, accel: ($accel | blank_null // "unknown"), kernel_tree: ($tree | blank_null),
+	        scenario: $scenario, duration_s: ($duration | tonumber? // null),
+	        isolated_cpus: $isolated, refill_cpus: $refill, oslat_cpus: $oslat,
+	        housekeeping_cpus: $housekeeping},
+	  policy: ($policy + {baseline: $baseline, baseline_rule: $baseline_rule}),
+	  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end)}' \
+	< /dev/null > "$tmp/top.json"
+# Variants in run.txt's order, and the continuation bound the analyzer
+# counted with (the same analyzer for every variant of one run).
+for v in $variants; do
+	jq -c --arg v "$v" '{($v): .summary}' "$tmp/v-$v.json"
+done > "$tmp/variants.jsonl"
+cont=null
+for v in $variants; do
+	f=$run/$v/analysis.json
+	[ -f "$f" ] || continue
+	cont=$(jq '.policy.continuation_ns // null' "$f" 2>/dev/null || echo null)
+	[ "$cont" = null ] || break
+done
+jq -s --argjson cont "$cont" --slurpfile top "$tmp/top.json" \
+	'(add // {}) as $v | $top[0] | .policy.continuation_ns = $cont | .variants = $v' \
+	"$tmp/variants.jsonl" > "$run/summary.json.tmp"
 mv "$run/summary.json.tmp" "$run/summary.json"
 
-# The verdict table, as the last lines of make compare.
+# --- the verdict table, as the last lines of make compare ------------------
+# Per CPU: charged interruptions / drains that reached it (its workload),
+# and the quiet control's coincidences; one CPU a line, 100 columns wide.
 echo
-printf '%-10s %-12s %8s %8s %8s %7s  %s\n' variant verdict drains p99_us max_us stalls "interruptions per isolated CPU (top cause)"
-jq -r '.variants | to_entries[] | [.key, .value.verdict,
-	(.value.drain.calls // "-"), (.value.drain.p99_us // "-"), (.value.drain.max_us // "-"),
-	(.value.drain.stalls // "-"),
-	([.value.cpus | to_entries[] | "cpu\(.key)=\(.value.interruptions // "-")" +
-	  (if (.value.by_cause // {}) == {} then "" else "(" + (.value.by_cause | to_entries | max_by(.value) | .key) + ")" end)] | join(" "))]
+printf '%-10s %-14s %7s %8s %8s %6s  %s\n' variant verdict drains p99_us max_us stalls \
+	"per CPU: charged/drains reached, quiet"
+jq -r '.variants | to_entries[] | .key as $v | .value
+	| [.cpus | to_entries[] | .value as $c
+	   | "cpu\(.key)=\($c.charged // "-")/\($c.exposure.drains // "-") drains (\($c.workload))"
+	     + ", quiet \(if $c.control == null then "-" else $c.control.coincidences // "-" end)"] as $cpus
+	| [$v, .verdict, (.drain.calls // "-"), (.drain.p99_us // "-" | if type == "number" then round else . end),
+	   (.drain.max_us // "-" | if type == "number" then round else . end), (.drain.stalls // "-"),
+	   ($cpus | if . == [] then "-" else join(";") end)]
 	| @tsv' "$run/summary.json" |
 	while IFS='	' read -r v verdict calls p99 max stalls cpus; do
-		printf '%-10s %-12s %8s %8s %8s %7s  %s\n' "$v" "$verdict" "$calls" "$p99" "$max" "$stalls" "$cpus"
+		printf '%s\n' "$cpus" | tr ';' '\n' | {
+			read -r c
+			printf '%-10s %-14s %7s %8s %8s %6s  %s\n' "$v" "$verdict" "$calls" "$p99" "$max" "$stalls" "$c"
+			while read -r c; do printf '%60s%s\n' '' "$c"; done
+		}
 	done
+jq -r '.policy as $p
+	| "rule: PASS needs 0 charged interruptions on every isolated CPU, >= \($p.min_exposure.refill) drains",
+	  "      reaching each refill CPU and >= \($p.min_exposure.oslat) each oslat CPU (\($p.exposure_scenarios | join(", ")) scenario),",
+	  "      >= \($p.min_drain_calls) drain calls (\($p.file), causes from \($p.drain_causes_file));",
+	  "      charges only in flight / by RCU tick, within \($p.coincidence_margin.factor) x the quiet control + \($p.coincidence_margin.plus): INCONCLUSIVE",
+	  "self-test, per variant (counted/planted; the planted causes as drain causes give FAIL exactly):",
+	  ([.variants | to_entries[] | select(.value.selftest != null) | .value.selftest as $s
+	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"
+	      + (if $s.verdict_check.exact then " exact" else " NOT exact" end)]
+	   | "  " + (if . == [] then "none in this run" else join(", ") end))' "$run/summary.json"
 echo
 info "summary: $run/summary.json"

@@ -1,8 +1,11 @@
 #!/bin/sh
-# scripts/report.sh renders tests/fixtures/run (a real spinlock run plus
-# synthetic wq and rcu variants, see its README) into a self-contained
-# report whose tables carry summary.json's numbers; subsets and missing
-# data render too; a bad run directory is refused in one line. Boots nothing.
+# scripts/report.sh renders tests/fixtures/run (synthetic variants in the
+# analyzer's version-2 shape, see its README) into a self-contained report
+# whose tables carry summary.json's numbers and whose every claim names
+# its evidence (drains that reached the CPU, the window, the quiet
+# control); the rule is stated from summary.json's policy, never from
+# tracing/; subsets and missing data render too; a bad run directory and
+# an old-format summary are refused in one line. Boots nothing.
 # shellcheck disable=SC2016 # the expected Markdown has backticks
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +15,7 @@ report=$root/scripts/report.sh
 run=$scratch/run
 cp -r "$root/tests/fixtures/run" "$run"
 
-ktap_plan 21
+ktap_plan 31
 
 ktap_check "report.sh renders the three-variant fixture" sh -c "'$report' '$run' 2>'$scratch/err'"
 ktap_check "report.md and report.html are written" test -s "$run/report.md" -a -s "$run/report.html"
@@ -23,42 +26,77 @@ no_external() {
 	! grep -Eiq "https?://|src=|<script|<link|<iframe|@import|url\([^#]|href=[\"'][^#]" "$1"
 }
 ktap_check "report.html refers to nothing outside itself" no_external "$run/report.html"
-ktap_check "report.html inlines the three plots" test "$(grep -c '<svg' "$run/report.html")" -eq 3
-for p in interruptions oslat drain-cdf; do
+ktap_check "report.html inlines the four plots" test "$(grep -c '<svg' "$run/report.html")" -eq 4
+for p in interruptions oslat refill drain-cdf; do
 	if command -v xmllint >/dev/null 2>&1; then
 		ktap_check "plots/$p.svg is well-formed XML" xmllint --noout "$run/plots/$p.svg"
 	else
 		ktap_check "plots/$p.svg is an SVG document" sh -c "grep -q '<svg' '$run/plots/$p.svg' && grep -q '</svg>' '$run/plots/$p.svg'"
 	fi
 done
+ktap_check "interruptions plot: drains reached under each bar, charged part hatched" \
+	sh -c "grep -q '398 dr' '$run/plots/interruptions.svg' && grep -q 'hatched: charged to the drain' '$run/plots/interruptions.svg'"
 
 # The tables carry summary.json's numbers: every variant's row, as
 # summary.json has it, and the verdict lines with their evidence.
 rows_ok() {
-	jq -r '.variants | to_entries[] | "| \(.key) | **\(.value.verdict)** | \(.value.drain.calls) |"' "$run/summary.json" |
+	jq -r '.variants | to_entries[] | "| \(.key) | **\(.value.verdict)** | \(.value.drain.calls) | \(.value.drains.reached) |"' "$run/summary.json" |
 		while IFS= read -r row; do grep -qF "$row" "$run/report.md" || { echo "# missing row: $row"; return 1; }; done
 }
-ktap_check "per-variant table carries each verdict and drain_all_pages() call count" rows_ok
-ktap_check "wq FAILs with the drain work item counted per CPU" grep -qF \
-	'**wq: FAIL** — `workqueue:drain_local_pages_wq` interrupted CPU 1 37 times, CPU 2 41, CPU 3 39 across 402 drain_all_pages() calls' \
+ktap_check "per-variant table carries each verdict, drain_all_pages() calls and calls that reached a CPU" rows_ok
+ktap_check "wq FAILs with charged counts, the drains that reached each CPU and the quiet control" grep -qF \
+	'**wq: FAIL** — 1,600 interruptions charged to the drain on CPU 1, 2 and 3 in the hammer window (10.4 s, 402 drain_all_pages() calls, 402 of them reaching an isolated CPU): CPU 1 (oslat): 1 drain reached it, 3 of 5 interruptions charged (1 named, 2 in flight), quiet control 0; CPU 2 (refill): 398 drains reached it, 796 of 799 interruptions charged (398 named, 398 in flight), quiet control 1; CPU 3 (refill): 401 drains reached it, 801 of 804 interruptions charged (401 named, 400 in flight), quiet control 0; the quiet control (10.4 s, same boot and workloads, no drains, this window'"'"'s drain calls overlaid) had 1 coincidence;' \
 	"$run/report.md"
-ktap_check "rcu PASSes with its other causes shown, not hidden" grep -qF \
-	'**rcu: PASS** — no drain-caused interruption on CPU 1, 2 and 3 (pcp pages primed: 251/390/384) across 311 drain_all_pages() calls; other causes (shown, not deciding the verdict; some can be side effects of a drain, e.g. waking a kworker kicks the nohz_full tick): 2 in all' \
+ktap_check "rcu PASSes with its exposure per CPU and its uncharged causes shown, not hidden" grep -qF \
+	'**rcu: PASS** — no interruption charged to the drain on CPU 1, 2 and 3 in the hammer window (10.4 s, 311 drain_all_pages() calls, 311 of them reaching an isolated CPU): CPU 1 (oslat): 1 drain reached it, not interrupted, quiet control 0; CPU 2 (refill): 305 drains reached it, 0 of 1 interruption charged, quiet control 0; CPU 3 (refill): 309 drains reached it, 0 of 1 interruption charged, quiet control 0; the quiet control (10.4 s, same boot and workloads, no drains, this window'"'"'s drain calls overlaid) had 0 coincidences; uncharged, shown and not deciding the verdict: 2 — `irq_vectors:reschedule` 1, `timer:tick_sched_timer` 1' \
 	"$run/report.md"
-ktap_check "cause table sums the drain cause over the isolated CPUs" grep -qF \
-	'| `workqueue:drain_local_pages_wq` | **yes** | 117 | 0 | 0 |' "$run/report.md"
-ktap_check "per-CPU table carries primed pages and oslat max" grep -qF \
-	'| spinlock | 1 | 247 | 0 | 0 | – | 220278 | 1 |' "$run/report.md"
-ktap_check "self-test line: planted vs counted" grep -qF 'planted 30, counted 30 — **pass**' "$run/report.md"
+ktap_check "spinlock is UNEXPOSED, naming the CPU, its exposure and the threshold" grep -qF \
+	'**spinlock: UNEXPOSED** — no interruption charged, but too few drains reached CPU 3 (refill: 40) for the window to test the drain there (the policy needs ≥ 100 on a refill CPU, ≥ 1 on an oslat CPU); in the hammer window' \
+	"$run/report.md"
+ktap_check "the report says plainly what exposure an oslat CPU can have" grep -qF \
+	"A CPU whose task never frees pages (oslat) can be drained only once: its exposure is 1 by construction; the refill CPUs' exposure is what tests every drain" \
+	"$run/report.md"
+ktap_check "the rule names the drain causes and thresholds summary.json recorded" grep -qF \
+	'matches a drain cause (`^workqueue:drain_local_pages_wq$` or `^irq_vectors:.*:drain_local_pages`, from `tracing/drain-causes.list`)' \
+	"$run/report.md"
+ktap_check "cause table: the named drain cause summed over the isolated CPUs, with how many were charged" grep -qF \
+	'| `workqueue:drain_local_pages_wq` | **yes** | 800 (800 charged) | 0 | 0 |' "$run/report.md"
+ktap_check "per-CPU table: workload, primed, drains reached, pages freed, interruptions, charged by rule, control, causes, latency" grep -qF \
+	'| wq | 2 | refill | 388 | 398 | 25,472 | 799 | 796 (398 named, 398 in flight) | 1 | `irq_vectors:reschedule` 398, `workqueue:drain_local_pages_wq` 398, `timer:tick_sched_timer` 3 | 206864 | 1 |' \
+	"$run/report.md"
+ktap_check "per-CPU table: an oslat CPU's latency from oslat.json" grep -qF \
+	'| spinlock | 1 | oslat | 247 | 1 | 247 | 0 | 0 | 0 | – | 220278 | 1 |' "$run/report.md"
+ktap_check "self-test judged per variant and CPU, with the verdict-level check" grep -qF \
+	'wq 30/30 (CPU 1 10/10, CPU 2 10/10, CPU 3 10/10), the planted causes judged as drain causes: FAIL with exactly the planted count charged on each CPU, as it must; rcu 30/30' \
+	"$run/report.md"
 ktap_check "run facts say QEMU TCG and what it means" \
 	sh -c "grep -q 'QEMU TCG' '$run/report.md' && grep -q 'emulation artefacts' '$run/report.md' && grep -q 'Event counts' '$run/report.md'"
-ktap_check "allocator table: mean, sd, difference to wq, significance" grep -qF \
-	'| spinlock | 5 | 379,580 | 4,602 | 1.2 | -7.9 % | **yes** |' "$run/report.md"
+ktap_check "allocator table: mean, sd, difference to the baseline wq, significance" \
+	sh -c "grep -qF '| spinlock | 5 | 379,580 | 4,602 | 1.2 | -7.9 % | **yes** |' '$run/report.md' && grep -qF '| sd % | vs wq |' '$run/report.md'"
 ktap_check "report.html carries the same verdicts" \
-	sh -c "grep -qF '<strong class=\"v-FAIL\">wq: FAIL</strong>' '$run/report.html' && grep -qF '402' '$run/report.html'"
+	sh -c "grep -qF '<strong class=\"v-FAIL\">wq: FAIL</strong>' '$run/report.html' && grep -qF '<strong class=\"v-UNEXPOSED\">spinlock: UNEXPOSED</strong>' '$run/report.html' && grep -qF '25,472' '$run/report.html'"
 cp "$run/report.md" "$scratch/first.md"
 "$report" "$run" 2>/dev/null
 ktap_check "re-rendering gives the same report" cmp -s "$scratch/first.md" "$run/report.md"
+
+# The rule comes from summary.json alone: change its policy, not tracing/.
+pol=$scratch/pol
+cp -r "$run" "$pol"
+jq '.policy.min_exposure.refill = 77 | .policy.drain_causes = ["^made:up$"]' "$run/summary.json" > "$pol/summary.json"
+"$report" "$pol" 2>/dev/null
+ktap_check "the rule is stated from summary.json's policy, not from tracing/" \
+	sh -c "grep -qF 'fewer than 77 drains reached a refill CPU' '$pol/report.md' && grep -qF 'matches a drain cause (\`^made:up\$\`' '$pol/report.md'"
+
+# The baseline is the run's first variant, whatever it is.
+base=$scratch/base
+cp -r "$root/tests/fixtures/run" "$base"
+sed -i 's/^variants: .*/variants: rcu wq spinlock/' "$base/run.txt"
+if "$root/scripts/summarize.sh" "$base" >/dev/null 2>&1 && "$report" "$base" 2>/dev/null; then
+	ktap_check "a run whose first variant is rcu compares against rcu" \
+		sh -c "grep -qF '| sd % | vs rcu |' '$base/report.md' && grep -qF '| rcu | 5 | 407,220 | 10,758 | 2.6 | baseline |' '$base/report.md' && grep -qF '| wq | 5 | 412,160 | 4,892 | 1.2 | +1.21 % |' '$base/report.md'"
+else
+	ktap_not_ok "a run whose first variant is rcu compares against rcu"
+fi
 
 # A subset: one variant, no allocator benchmark, no drain samples.
 one=$scratch/one
@@ -70,19 +108,28 @@ if "$report" "$one" 2>"$scratch/err"; then
 	ktap_check "one variant: allocator cost 'not measured', no other variant" \
 		sh -c "grep -q 'Not measured in this run' '$one/report.md' && ! grep -q '^| wq ' '$one/report.md'"
 	ktap_check "one variant: no drain samples, no CDF plot" \
-		sh -c "test ! -e '$one/plots/drain-cdf.svg' && test -e '$one/plots/oslat.svg' && test \"\$(grep -c '<svg' '$one/report.html')\" -eq 2"
+		sh -c "test ! -e '$one/plots/drain-cdf.svg' && test -e '$one/plots/oslat.svg' && test \"\$(grep -c '<svg' '$one/report.html')\" -eq 3"
 else
 	ktap_not_ok "one variant: allocator cost 'not measured', no other variant"
 	ktap_not_ok "one variant: no drain samples, no CDF plot"
 	ktap_diag "$(cat "$scratch/err")"
 fi
 
-# Bad run directories: one "quietcore: error:" line and a non-zero exit.
+# Bad run directories and summaries: one "quietcore: error:" line and a
+# non-zero exit.
 mkdir "$scratch/empty"
 one_line_error() { desc=$1; shift; expect_one_error "$desc" quietcore "$@"; }
 one_line_error "a run directory without summary.json is refused in one line" \
 	"has no summary.json: run scripts/summarize.sh" "$report" "$scratch/empty"
 one_line_error "a missing run directory is refused in one line" "is not a directory" \
 	"$report" "$scratch/nonexistent"
+old=$scratch/old
+cp -r "$run" "$old"
+jq 'del(.policy) | .variants[].cpus[] |= (del(.exposure, .charged, .workload) + {drain_interruptions: 0})' \
+	"$run/summary.json" > "$old/summary.json"
+one_line_error "an old-format summary.json is refused: re-run summarize" \
+	"old-format summary .*re-run scripts/summarize.sh" "$report" "$old"
+jq '.variants.rcu.cpus["2"] |= del(.exposure)' "$run/summary.json" > "$old/summary.json"
+one_line_error "a summary without one CPU's exposure is refused" "old-format summary" "$report" "$old"
 
 ktap_finish

@@ -7,14 +7,14 @@ def inline: @html
 	| gsub("`(?<c>[^`]+)`"; "<code>\(.c)</code>")
 	| gsub("\\*\\*(?<b>[^*]+)\\*\\*"; "<strong>\(.b)</strong>")
 	# Verdict words stand out by colour as well as by weight.
-	| gsub("<strong>(?<v>[a-z]+: )?(?<w>PASS|FAIL|STALLED|UNPRIMED|NO-TRACE|FAILED-RUN|TOO-FEW-DRAINS)</strong>";
+	| gsub("<strong>(?<v>[a-z]+: )?(?<w>PASS|FAIL|STALLED|UNPRIMED|UNEXPOSED|NO-TRACE|FAILED-RUN|TOO-FEW-DRAINS)</strong>";
 		"<strong class=\"v-\(.w)\">\(.v // "")\(.w)</strong>");
 # A standalone SVG file as an inline element: drop the XML prolog and the
 # DOCTYPE (it names a DTD by URL) and the namespace URLs HTML does not need.
 def svg_inline: sub("^(?s).*?<svg"; "<svg") | sub("<title>Gnuplot</title>"; "")
 	| gsub(" xmlns(:xlink)?=\"[^\"]*\""; "")
 	| gsub("xlink:href"; "href");
-def svg($name): {interruptions: $svg_interruptions, oslat: $svg_oslat, "drain-cdf": $svg_drain_cdf}[$name];
+def svg($name): {interruptions: $svg_interruptions, oslat: $svg_oslat, refill: $svg_refill, "drain-cdf": $svg_drain_cdf}[$name];
 def cells($tag; $align): [., ($align | split(""))] | transpose
 	| map("<\($tag) class=\"\(.[1])\">\(.[0] | tostring | inline)</\($tag)>") | join("");
 
@@ -37,7 +37,7 @@ th, td { border: 1px solid #ccc; padding: .2rem .5rem; vertical-align: top; }
 th { background: #f3f3f3; } td.r, th.r { text-align: right; } td.l, th.l { text-align: left; }
 code { font-size: .85em; background: #f4f4f4; padding: 0 .2em; }
 .v-PASS { color: #1a7f37; } .v-FAIL { color: #c62828; }
-.v-STALLED, .v-UNPRIMED, .v-NO-TRACE, .v-FAILED-RUN, .v-TOO-FEW-DRAINS { color: #a15c00; }
+.v-INCONCLUSIVE, .v-STALLED, .v-UNPRIMED, .v-UNEXPOSED, .v-NO-TRACE, .v-FAILED-RUN, .v-TOO-FEW-DRAINS { color: #a15c00; }
 figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: .9rem; color: #555; }
 ";

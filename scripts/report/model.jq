@@ -1,9 +1,12 @@
 # The report as a list of blocks, so that md.jq and html.jq say the same
 # thing: {h1}, {h2}, {p}, {ul: [...]}, {table: {head, align, rows}},
 # {plot: NAME, caption}. Text may carry `code` and **bold**, nothing else.
-# Input: summary.json. $plots: the SVGs rendered ("interruptions oslat ...");
-# $drain_causes: the regexes of tracing/drain-causes.list; $run_status: the
-# run's status file.
+# Input: summary.json, and nothing else: the rule, its thresholds and the
+# drain causes come from its .policy (what summarize.sh applied), never
+# from tracing/. $plots: the SVGs rendered ("interruptions oslat ...");
+# $run_status: the run's status file.
+# Every claim names its evidence: how many drains reached the CPU beside
+# every interruption count, which window, which control.
 
 def dash: if . == null then "–" else tostring end;
 def rnd($d): (. * pow(10; $d) | round) / pow(10; $d);
@@ -15,61 +18,98 @@ def grp: if length > 3 then (.[:-3] | grp) + "," + .[-3:] else . end;
 def thou: if . == null then "–" else round | tostring
 	| if startswith("-") then "-" + (.[1:] | grp) else grp end end;
 def pct: if . == null then "–" else (if . > 0 then "+" else "" end) + (rnd(2) | tostring) + " %" end;
+def secs: if . == null then "–" else rnd(1) | tostring end;
 def code: "`" + . + "`";
-def is_drain: . as $c | any($drain_causes[]; . as $p | $c | test($p));
+def plural($n; $one; $many): "\($n | thou) \(if $n == 1 then $one else $many end)";
+def cpulist: if length > 1 then (.[:-1] | join(", ")) + " and " + .[-1] elif length == 1 then .[0] else "none" end;
 def cpus_of: .cpus | keys_unsorted | map(tonumber) | sort | map(tostring);
-def cpulist: if length > 1 then (.[:-1] | join(", ")) + " and " + .[-1] else .[0] end;
+def is_named($p): . as $c | any($p.drain_causes[]; . as $re | $c | test($re));
 
-# [{cpu, cause, n}] over the isolated CPUs of one variant.
-def causes: [.cpus | to_entries[] | .key as $cpu
-	| (.value.by_cause // {}) | to_entries[] | {cpu: $cpu, cause: .key, n: .value}];
+# [{cpu, cause, n, charged}] over the isolated CPUs of one variant.
+def causes: [.cpus | to_entries[] | .key as $cpu | .value as $x
+	| ($x.by_cause // {}) | to_entries[]
+	| {cpu: $cpu, cause: .key, n: .value, charged: (($x.charged_by_cause // {})[.key] // 0)}];
 # "`a` 3, `b` 1" for the $k biggest causes, "+N more" for the rest.
 def top($k): sort_by(-.n, .cause)
-	| (.[:$k] | map("\(.cause | code) \(.n)") | join(", "))
+	| (.[:$k] | map("\(.cause | code) \(.n | thou)") | join(", "))
 	+ (if length > $k then ", +\(length - $k) more" else "" end);
-def sum_by_cause: group_by(.cause) | map({cause: .[0].cause, n: (map(.n) | add)});
+def sum_by_cause: group_by(.cause) | map({cause: .[0].cause, n: (map(.n) | add), charged: (map(.charged) | add)});
 
-# --- the verdict line of one variant, with its evidence ------------------
-def drain_evidence:
-	causes | map(select(.cause | is_drain)) | group_by(.cause)
-	| map(sort_by(.cpu | tonumber) as $g
-		| "\($g[0].cause | code) interrupted CPU \($g[0].cpu) \(if $g[0].n == 1 then "once" else "\($g[0].n) times" end)"
-		+ ($g[1:] | map(", CPU \(.cpu) \(.n)") | join("")))
-	| join("; ");
-def other_evidence:
-	(causes | map(select(.cause | is_drain | not)) | sum_by_cause) as $o
-	| if $o == [] then "no other interruption"
-	  else "other causes (shown, not deciding the verdict; some can be side effects of a drain, e.g. waking a kworker kicks the nohz_full tick): \($o | map(.n) | add) in all — \($o | top(3))" end;
-def calls: if .drain == null then "" else " across \(.drain.calls) drain_all_pages() calls" end;
+# --- one variant's evidence ------------------------------------------------
+# "the hammer window (10.4 s, 402 drain_all_pages() calls, 402 of them reaching an isolated CPU)"
+def window($root): "the \($root.run.scenario // "measurement") window (\(.window_s | secs) s"
+	+ (if .drain == null then "" else ", \(plural(.drain.calls; "drain_all_pages() call"; "drain_all_pages() calls"))" end)
+	+ (if .drains.reached == null then "" else ", \(.drains.reached | thou) of them reaching an isolated CPU" end) + ")";
+def reached: if .exposure == null then "exposure not measured (no probes)"
+	else "\(plural(.exposure.drains; "drain"; "drains")) reached it" end;
+def rules: (.charged_by_rule // {}) | [{k: "named", t: "named"}, {k: "in_flight", t: "in flight"}, {k: "rcu_tick", t: "RCU tick"}]
+	as $r | . as $x | [$r[] | select(($x[.k] // 0) > 0) | "\($x[.k] | thou) \(.t)"] | join(", ");
+def control_n: if .control == null then "no quiet control" else "quiet control \(.control.coincidences | thou)" end;
+# "CPU 2 (refill): 398 drains reached it, 796 of 799 interruptions charged (398 named, 398 in flight), quiet control 1"
+def cpu_evidence($c):
+	"CPU \($c) (\(.workload)): \(reached), "
+	+ (if .interruptions == 0 then "not interrupted"
+	   else "\(.charged | thou) of \(plural(.interruptions; "interruption"; "interruptions")) charged"
+	     + (rules | if . == "" then "" else " (\(.))" end) end)
+	+ ", \(control_n)";
+def per_cpu: . as $v | [cpus_of[] as $c | $v.cpus[$c] | cpu_evidence($c)] | join("; ");
+def control_text: if .control == null then "no quiet control was recorded for this variant"
+	else "the quiet control (\(.control.window_s | secs) s, same boot and workloads, no drains, this window's drain calls overlaid) had \(plural(.control.coincidences; "coincidence"; "coincidences"))" end;
+def uncharged:
+	(causes | map(.n -= .charged | select(.n > 0)) | sum_by_cause) as $o
+	| if $o == [] then "no uncharged interruption"
+	  else "uncharged, shown and not deciding the verdict: \($o | map(.n) | add | thou) — \($o | top(3))" end;
 def primed: cpus_of as $c | [.cpus[$c[]].pcp_primed_pages | dash] | join("/");
-
-def drain_or_none: drain_evidence | if . == "" then "no drain-caused interruption" else . end;
-def unprimed: cpus_of as $c | .cpus as $x | [$c[] | select(($x[.].pcp_primed_pages // 0) == 0)];
-
-def evidence:
-	if .verdict == "PASS" then
-		"no drain-caused interruption on CPU \(cpus_of | cpulist) (pcp pages primed: \(primed))\(calls); \(other_evidence)"
-	elif .verdict == "FAIL" then "\(drain_evidence)\(calls); \(other_evidence)"
+def verdict_cpus: .verdict_cpus // [];
+def evidence($root):
+	. as $v
+	| "\(window($root)): \(per_cpu); \(control_text); \(uncharged)" as $all
+	| if .verdict == "PASS" then "no interruption charged to the drain on CPU \(cpus_of | cpulist) in \($all)"
+	elif .verdict == "FAIL" then
+		"\(plural(.charged_total; "interruption"; "interruptions")) charged to the drain on CPU \(verdict_cpus | cpulist) in \($all)"
+	elif .verdict == "INCONCLUSIVE" then
+		"\(plural(.charged_total; "interruption"; "interruptions")) charged to the drain on CPU \(verdict_cpus | cpulist), none by a named drain cause, all by coincidence in time (in flight, RCU tick), and no more than the quiet control shows the same rule charging without any drain (within \($root.policy.coincidence_margin.factor) × its coincidences + \($root.policy.coincidence_margin.plus)): the rule cannot tell this drain's effect from the workload's own noise here, so the variant neither passes nor fails; in \($all)"
+	elif .verdict == "UNEXPOSED" then
+		"no interruption charged, but too few drains reached CPU \([verdict_cpus[] as $c | "\($c) (\($v.cpus[$c].workload): \($v.cpus[$c].exposure.drains // "not measured"))"] | cpulist) for the window to test the drain there (the policy needs ≥ \($root.policy.min_exposure.refill) on a refill CPU, ≥ \($root.policy.min_exposure.oslat) on an oslat CPU); in \($all)"
 	elif .verdict == "UNPRIMED" then
-		"CPU \(unprimed | cpulist) had an empty pcplist when the window opened (pages primed: \(primed)); a non-forced drain skips an empty list, so this variant's run proves nothing; \(drain_or_none)\(calls); \(other_evidence)"
-	elif .verdict == "NO-TRACE" then "no trace analysis (analysis.json) for this variant: interruptions were not counted"
-	elif .verdict == "FAILED-RUN" then "the variant's run did not finish: status \(.status | code)"
+		"no interruption charged, but CPU \(verdict_cpus | cpulist) had an empty pcplist when the window opened (pages primed: \(primed)); a non-forced drain skips an empty list, so this run proves nothing; in \($all)"
 	elif .verdict == "STALLED" then
-		"no drain-caused interruption inside the window, but \(.drain.stalls) drain_all_pages() call(s) stalled (max \(.drain.max_us) µs): the drain waited for an isolated CPU that never yielded; \(drain_or_none)\(calls); \(other_evidence)"
+		"no interruption charged, but \(.drain.stalls) drain_all_pages() call(s) stalled (max \(.drain.max_us | us) µs): the drain waited for an isolated CPU that never yielded; in \($all)"
 	elif .verdict == "TOO-FEW-DRAINS" then
-		"only \(.drain.calls // 0) drain_all_pages() calls (fewer than 100), too few to show anything; \(drain_or_none); \(other_evidence)"
+		"no interruption charged, but the hammer completed only \(.drain.calls // 0) drain_all_pages() calls (the policy needs ≥ \($root.policy.min_drain_calls)); in \($all)"
+	elif .verdict == "NO-TRACE" then "the `\($root.run.scenario)` scenario traces no window: no interruption was counted"
+	elif .verdict == "FAILED-RUN" then "the variant's run did not finish: status \(.status | code)"
 	else "see the tables below" end;
 
 # --- sections ------------------------------------------------------------
+def refill_params: [.variants[].refill | select(. != null)][0];
+def rule_text:
+	.policy as $p
+	| "The rule (\($p.file // "the verdict policy" | code), as scripts/summarize.sh applied it to this run; summary.json records it): an interruption of an isolated CPU is **charged** to the drain when its cause matches a drain cause (\($p.drain_causes | map(code) | join(" or ")), from \($p.drain_causes_file | code)), when it opened while a drain_all_pages() call that reached that CPU was in flight, or when it is a tick kept on for RCU during a drain (an interrupt's softirq continuation counts with it for at most \(($p.continuation_ns // 0) / 1e6 | rnd(3)) ms). A variant PASSes only with 0 charged interruptions on every isolated CPU. Charged interruptions are decided first, so no other verdict can hide one: FAIL when one is charged by a named drain cause, or when the charges by coincidence in time on a CPU exceed \($p.coincidence_margin.factor) × the quiet control's coincidences + \($p.coincidence_margin.plus) (or there is no control); INCONCLUSIVE when every charge is by coincidence and within that margin (the drain is in flight so much of the window that the rule cannot tell its effect from the workload's own noise); then UNPRIMED (an isolated CPU's pcplist was empty when the window opened: a non-forced drain skips it), UNEXPOSED (in the \($p.exposure_scenarios | map(code) | join(", ")) scenario: fewer than \($p.min_exposure.refill) drains reached a refill CPU, or fewer than \($p.min_exposure.oslat) an oslat CPU), STALLED (a drain_all_pages() call stalled past its threshold), TOO-FEW-DRAINS (the hammer completed fewer than \($p.min_drain_calls) calls), NO-TRACE (the scenario traces nothing), FAILED-RUN (the variant's run did not finish). A missing input (the drain-cause list, a per-CPU analysis, hammer.json, a self-test) is refused: no verdict is written at all.";
+def exposure_text:
+	refill_params as $r
+	| "Exposure: a drain reached a CPU when it found pages on that CPU's pcplists and freed them, as the kernel's own probes in the trace show (\"drains reached\" and \"pages freed\" below). A CPU whose task never frees pages (oslat) can be drained only once: its exposure is 1 by construction; the refill CPUs' exposure is what tests every drain"
+	+ (if $r == null then "." else " (the refill workload faults in and frees \($r.pages) pages every \($r.refill_ms) ms on its own CPU, so every drain finds pages there)." end);
+def control_para:
+	"The control: each variant's window is followed, in the same boot, by a quiet window of the same length with the same workloads and no drains, analysed with the first window's drain calls overlaid. What the charging rule charges there happened although no drain ran: its coincidences, shown beside every charged count (\"quiet control\"). In-flight charging is by time, not proven causation; the control says how often time alone would charge."
+	+ (if all(.variants[]; .control == null) then " This run has no quiet control." else "" end);
+def selftest_text:
+	[.variants | to_entries[] | select(.value.selftest != null) | .key as $v | .value.selftest as $s
+	 | "\($v) \($s.counted)/\($s.planted) (" + ([$s.cpus | to_entries[] | "CPU \(.key) \(.value.counted)/\(.value.planted)"] | join(", "))
+	   + "), the planted causes judged as drain causes: \($s.verdict_check.verdict // "not checked")"
+	   + (if $s.verdict_check.verdict == "FAIL" and $s.verdict_check.exact then " with exactly the planted count charged on each CPU, as it must"
+	      else ", **not** FAIL with the planted counts: the verdicts cannot be trusted" end)] as $l
+	| if $l == [] then "Analyzer self-test: not run in this run."
+	  else "Analyzer self-test, judged per variant and per CPU, never summed across variants (interruptions planted on every isolated CPU in a window of their own, then counted from its trace; counted/planted): " + ($l | join("; ")) + "." end;
+
 def verdicts:
-	{h2: "Verdict"},
-	{ul: [.variants | to_entries[] | "**\(.key): \(.value.verdict)** — \(.value | evidence)"]},
-	{p: "The rule: a variant PASSes only when every isolated CPU had pages in its pcplist when the window opened (primed) and no isolated CPU shows an interruption caused by the drain, that is a cause matching \($drain_causes | map(code) | join(" or ")) (tracing/drain-causes.list). Interruptions with other causes are counted and shown, never hidden, but do not decide the verdict. Other verdicts: FAIL (a drain-caused interruption), UNPRIMED (an empty pcplist: a non-forced drain skips it), STALLED (no drain-caused interruption, but a drain_all_pages() call stalled past its threshold waiting for an isolated CPU), TOO-FEW-DRAINS (under 100 drain_all_pages() calls), NO-TRACE (no trace analysed), FAILED-RUN (the run did not finish)."},
-	{p: (if .selftest == null then "Analyzer self-test: not run in this run."
-		else "Analyzer self-test (interruptions planted in a separate window, then counted from its trace): planted \(.selftest.planted), counted \(.selftest.counted) — \(if .selftest.planted == .selftest.counted then "**pass**" else "**MISMATCH**: the counts below cannot be trusted" end) (" + ([.variants | to_entries[] | select(.value.selftest != null) | "\(.key) \(.value.selftest.counted)/\(.value.selftest.planted)"] | join(", ")) + ")." end)};
+	. as $root
+	| {h2: "Verdict"},
+	  {ul: [.variants | to_entries[] | "**\(.key): \(.value.verdict)** — \(.value | evidence($root))"]},
+	  {p: rule_text}, {p: exposure_text}, {p: control_para}, {p: selftest_text};
 
 def accel_text:
-	if .run.accel == "tcg" then "QEMU TCG (software emulation, no hardware virtualisation). Every guest instruction is translated and emulated, and the guest's vCPUs are host threads sharing a 2-core host, so absolute latencies (oslat, drain_all_pages(), faults/s) are emulation artefacts: tens of milliseconds of oslat maximum are QEMU and the host scheduler, not the kernel. Event counts (interruptions, their causes, drain calls) are the kernel's own behaviour and are not. Compare variants only within one run, never with another run or machine."
+	if .run.accel == "tcg" then "QEMU TCG (software emulation, no hardware virtualisation). Every guest instruction is translated and emulated, and the guest's vCPUs are host threads sharing a 2-core host, so absolute latencies (oslat, refill, drain_all_pages(), faults/s) are emulation artefacts: tens of milliseconds of oslat maximum are QEMU and the host scheduler, not the kernel. Event counts (interruptions, their causes, drains that reached a CPU, drain calls) are the kernel's own behaviour and are not. Compare variants only within one run, never with another run or machine."
 	elif .run.accel == "kvm" then "KVM (hardware virtualisation): latencies include host scheduling of the vCPU threads; compare variants within one run."
 	else "\(.run.accel | dash): unknown accelerator; treat absolute latencies with suspicion and compare variants within one run." end;
 
@@ -80,31 +120,34 @@ def facts:
 		"accelerator: **\(.run.accel | dash)** — \(accel_text)",
 		"kernel tree: \(.run.kernel_tree | dash) (each variant: that tree plus its series in patches/<variant>/, none for spinlock)",
 		"scenario: \(.run.scenario | dash | code), measurement window: \(.run.duration_s | dash) s",
-		"isolated CPUs: \(.run.isolated_cpus | dash); housekeeping CPUs: \(.run.housekeeping_cpus | dash)",
-		"variants: " + ([.variants | to_entries[] | "\(.key) (\(.value.status))"] | join(", "))]};
+		"isolated CPUs: \(.run.isolated_cpus | dash) (oslat on \(.run.oslat_cpus | if . == "" or . == null then "none" else . end), the refill workload on \(.run.refill_cpus | if . == "" or . == null then "none" else . end)); housekeeping CPUs: \(.run.housekeeping_cpus | dash)",
+		"variants: " + ([.variants | to_entries[] | "\(.key) (\(.value.status))"] | join(", ")) + "; baseline for comparisons: \(.policy.baseline | code)"]};
 
+def total_of($f): [.cpus[] | .[$f]] | if any(. == null) then "–" else add | thou end;
 def per_variant:
 	{h2: "Per variant"},
-	{table: {head: ["variant", "verdict", "drain_all_pages() calls", "p50 (µs)", "p99 (µs)", "max (µs)", "stalls", "interruptions (isolated CPUs)", "drain-caused"],
-		align: "llrrrrrrr",
-		rows: [.variants | to_entries[] | .key as $v | .value | [.cpus[]] as $c
-			| [$v, "**\(.verdict)**", (.drain.calls | dash), (.drain.p50_us | us), (.drain.p99_us | us),
-			   (.drain.max_us | us), (.drain.stalls | dash),
-			   ([.cpus[].interruptions] | if any(. == null) then "–" else add | tostring end),
-			   ([.cpus[] | select(.interruptions != null) | .drain_interruptions // 0]
-			    | if length < ($c | length) then "–" else add | tostring end)]]}},
-	{p: "drain_all_pages() latency is measured on the housekeeping CPU by qc_hammer, per call; a stall is a call that took longer than its stall threshold."},
+	{table: {head: ["variant", "verdict", "drain_all_pages() calls", "reached an isolated CPU", "p50 (µs)", "p99 (µs)", "max (µs)", "stalls", "interruptions (isolated CPUs)", "charged", "quiet-control coincidences"],
+		align: "llrrrrrrrrr",
+		rows: [.variants | to_entries[] | .key as $v | .value
+			| [$v, "**\(.verdict)**", (.drain.calls | dash), (.drains.reached | thou), (.drain.p50_us | us), (.drain.p99_us | us),
+			   (.drain.max_us | us), (.drain.stalls | dash), total_of("interruptions"), total_of("charged"),
+			   (.control.coincidences | thou)]]}},
+	{p: "drain_all_pages() calls and latency: measured on the housekeeping CPU by qc_hammer, per call; a stall is a call that took longer than its stall threshold. Reached: calls that freed pages from at least one isolated CPU's pcplists (the trace's probes)."};
+
+def per_cpu_table:
 	{h2: "Per isolated CPU"},
-	{table: {head: ["variant", "CPU", "pcp pages primed", "interruptions", "drain-caused", "top causes", "oslat max (µs)", "oslat p99 (µs)"],
-		align: "lrrrrlrr",
+	{table: {head: ["variant", "CPU", "workload", "pcp pages primed", "drains reached", "pages freed", "interruptions", "charged (by rule)", "quiet-control coincidences", "top causes", "latency max (µs)", "latency p99 (µs)"],
+		align: "lrlrrrrrrlrr",
 		rows: [.variants | to_entries[] | .key as $v | .value | cpus_of as $c | causes as $k | .cpus as $cpus
 			| $c[] as $cpu | $cpus[$cpu]
-			| [$v, $cpu, (.pcp_primed_pages | dash),
-			   (if .interruptions == null then "no trace" else .interruptions | tostring end),
-			   (if .interruptions == null then "–" else .drain_interruptions | dash end),
+			| [$v, $cpu, (.workload | dash), (.pcp_primed_pages | thou),
+			   (.exposure.drains | thou), (.exposure.pages | thou),
+			   (if .interruptions == null then "no trace" else .interruptions | thou end),
+			   (if .charged == null then "–" else (.charged | thou) + (rules | if . == "" then "" else " (\(.))" end) end),
+			   (if .control == null then "–" else .control.coincidences | thou end),
 			   ($k | map(select(.cpu == $cpu)) | if . == [] then "–" else top(3) end),
-			   (.oslat_max_us | us), (.oslat_p99_us | us)]]}},
-	{p: "pcp pages primed: pages in the CPU's pcplist when the measurement window opened (a drain only interrupts a CPU whose list is not empty). oslat p99 is taken from oslat's 1 µs histogram."};
+			   (.latency_max_us | us), (.latency_p99_us | us)]]}},
+	{p: "pcp pages primed: pages in the CPU's pcplists when the window opened. Drains reached and pages freed: the drain_all_pages() calls of the window that freed pages from this CPU's lists, and how many (\"–\": no probes in the trace). Charged: the interruptions charged to the drain, by the rule that charged them (named cause, in flight during a drain that reached the CPU, RCU tick). Quiet-control coincidences: what the same rule charged in the quiet window with this window's drain calls overlaid. Latency: oslat's on an oslat CPU, the refill workload's (its refill phases left out) on a refill CPU, p99 from their 1 µs histograms."};
 
 def by_cause:
 	. as $root | (.variants | keys_unsorted) as $vs
@@ -112,42 +155,47 @@ def by_cause:
 	| map(.cause) as $all
 	| {h2: "Interruptions by cause"},
 	  (if $all == [] then {p: "No isolated CPU was interrupted in any variant."} else empty end),
-	  {table: {head: (["cause", "drain-caused"] + $vs), align: ("ll" + ($vs | map("r") | join(""))),
-		rows: ([$all | sort_by((is_drain | not), .)[] as $c
-			| [($c | code), (if $c | is_drain then "**yes**" else "no" end)]
-			  + [$vs[] as $v | $root.variants[$v] | causes | map(select(.cause == $c) | .n) | add // 0 | tostring]]
-		  + [["**total**", ""] + [$vs[] as $v | $root.variants[$v]
-			| [.cpus[].interruptions] | if any(. == null) then "no trace" else add | tostring end]])}},
-	  {p: "Summed over the isolated CPUs, inside the measurement window. Causes are named as the analyzer names them (work function, IRQ vector and its callback, timer function, task)."};
+	  {table: {head: (["cause", "named drain cause"] + $vs), align: ("ll" + ($vs | map("r") | join(""))),
+		rows: ([$all | sort_by((is_named($root.policy) | not), .)[] as $c
+			| [($c | code), (if $c | is_named($root.policy) then "**yes**" else "no" end)]
+			  + [$vs[] as $v | $root.variants[$v] | causes | map(select(.cause == $c)) | sum_by_cause
+			     | if . == [] then "0" else .[0] | "\(.n | thou)" + (if .charged > 0 then " (\(.charged | thou) charged)" else "" end) end]]
+		  + [["**total**", ""] + [$vs[] as $v | $root.variants[$v] | total_of("interruptions")]]
+		  + [["**charged**", ""] + [$vs[] as $v | $root.variants[$v] | total_of("charged")]])}},
+	  {p: "Summed over the isolated CPUs, inside the window; \"(N charged)\": how many of them the rule charged to the drain. Causes are named as the analyzer names them (work function, IRQ vector and its callback, timer function, task); a named drain cause is charged wherever it occurs, any other cause only when it coincided with a drain that reached the CPU."};
 
 def plots:
 	($plots | split(" ") | map(select(. != ""))) as $have
 	| {h2: "Plots"},
-	  (if $have == [] then {p: "No plot: no variant brought back an analysis, an oslat histogram or drain samples."} else empty end),
-	  ({plot: "interruptions", caption: "Interruptions per isolated CPU, one bar per variant; the hatched part was caused by the drain."},
-	   {plot: "oslat", caption: "oslat latency histograms summed over the isolated CPUs (log y). Under TCG compare the shapes between variants, not the values; the legend gives each variant's maximum."},
+	  (if $have == [] then {p: "No plot: no variant brought back an analysis, a latency histogram or drain samples."} else empty end),
+	  ({plot: "interruptions", caption: "Interruptions per isolated CPU in the window, one bar per variant, the number of drains that reached the CPU under each bar; the hatched part was charged to the drain (what decides the verdict)."},
+	   {plot: "oslat", caption: "oslat latency histograms on the oslat CPUs (\(.run.oslat_cpus | dash)), summed (log y). Under TCG compare the shapes between variants, not the values; the legend gives each variant's maximum."},
+	   {plot: "refill", caption: "The refill workload's latency histograms on the refill CPUs (\(.run.refill_cpus | dash)), summed, its own refill phases left out (log y); the legend gives each variant's maximum."},
 	   {plot: "drain-cdf", caption: "CDF of drain_all_pages() latency per call on the housekeeping CPU (log x); the legend says how many calls the samples cover."}
 	  | select(.plot as $p | $have | index($p)));
 
 def alloc:
-	{h2: "Allocator cost (page-fault benchmark)"},
+	.policy.baseline as $base
+	| (.policy.baseline_rule // "the policy's baseline"
+	   | if . == "first variant of the run" then "the run's first variant, as the policy says" else "the policy names it" end) as $why
+	| {h2: "Allocator cost (page-fault benchmark)"},
 	if .alloc_bench == null then {p: "Not measured in this run (the run did not include the allocator benchmark)."}
-	else (.alloc_bench | (["wq"] + (keys_unsorted - ["wq"])) as $order | . as $ab
-		| {table: {head: ["variant", "runs", "mean (faults/s)", "sd", "sd %", "vs wq", "significant", "t", "df", "p"],
+	else (.alloc_bench | ([$base] + (keys_unsorted - [$base])) as $order | . as $ab
+		| {table: {head: ["variant", "runs", "mean (faults/s)", "sd", "sd %", "vs \($base)", "significant", "t", "df", "p"],
 			align: "lrrrrrlrrr",
 			rows: [$order[] as $v | $ab[$v] | select(. != null)
 				| [$v, (.n | dash), (.mean | thou), (.sd | thou),
 				   (if .mean and .sd then (.sd / .mean * 100 | rnd(1) | tostring) else "–" end),
-				   (if $v == "wq" then "baseline" else .diff_pct_vs_wq | pct end),
+				   (if $v == $base then "baseline" else .diff_pct_vs_baseline | pct end),
 				   (if .significant == true then "**yes**" elif .significant == false then "no" else "–" end),
 				   (.t | if . == null then "–" else rnd(2) | tostring end),
 				   (.df | if . == null then "–" else rnd(1) | tostring end),
 				   (.p | if . == null then "–" elif . < 0.0001 then "<0.0001" else rnd(4) | tostring end)]]}}),
-		{p: "pft (bench/): pinned threads fault in, touch and unmap anonymous memory; the figure is faults per second over the whole run, several runs per variant. \"vs wq\" is the difference of the means to the wq baseline; significant is Welch's t-test, two-sided, α = 0.05, as mmtests' compare-kernels marks a difference (\"–\": the baseline itself, or no variance to test)."},
+		{p: "pft (bench/): pinned threads fault in, touch and unmap anonymous memory; the figure is faults per second over the whole run, several runs per variant. \"vs \($base)\" is the difference of the means to the baseline (\($base | code): \($why)); significant is Welch's t-test, two-sided, α = 0.05, as mmtests' compare-kernels marks a difference (\"–\": the baseline itself, or no variance to test)."},
 		{p: "How TCG distorts this: QEMU emulates every instruction and every page-table walk in software, so faults/s is set by the emulator's speed (tens to hundreds of times below native) and by how the host schedules the vCPU threads on 2 cores shared with other work. The absolute rate means nothing outside this run; a difference between variants counts only when the t-test calls it significant, and even then it reflects extra instructions on the fault path more than cache misses or lock contention, which TCG models poorly (no caches; vCPUs take turns when the host has fewer free cores than the guest has CPUs). Only hardware (KVM or bare metal) can tell whether a lock's cache-line bouncing costs more."}
 	end;
 
 def blocks:
 	[{h1: "quietcore report — run \(.run.id)"},
 	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json and per-variant files; nothing was re-run."},
-	   verdicts, facts, per_variant, by_cause, plots, alloc];
+	   verdicts, facts, per_variant, per_cpu_table, by_cause, plots, alloc];

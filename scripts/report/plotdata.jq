@@ -3,18 +3,22 @@
 # CPU names sorted as numbers ("10" after "9").
 def num_sort: map(tonumber) | unique | map(tostring);
 
-# int-<variant>.dat from summary.json: slot cpu total drain label label_y.
-# A CPU without a trace gets '?' (gnuplot: missing) and the label "no trace".
+# int-<variant>.dat from summary.json: slot cpu total charged label label_y
+# drains: the interruptions, the part charged to the drain, and how many
+# drains reached the CPU (the label under the bar: the evidence beside the
+# count). A CPU without a trace gets '?' (gnuplot: missing) and "no trace".
 def int_dat($v; $cpus):
   .variants[$v].cpus as $c
   | $cpus | to_entries[]
   | ($c[.value] // {}) as $x
+  | ($x.exposure.drains | if . == null then "\"–\"" else "\"\(.) dr\"" end) as $d
   | if $x.interruptions == null
-    then "\(.key) \(.value) ? ? \"no trace\" 0"
-    else "\(.key) \(.value) \($x.interruptions) \($x.drain_interruptions // 0) \"\($x.interruptions)\" \($x.interruptions)"
+    then "\(.key) \(.value) ? ? \"no trace\" 0 \($d)"
+    else "\(.key) \(.value) \($x.interruptions) \($x.charged // 0) \"\($x.interruptions)\" \($x.interruptions) \($d)"
     end;
 
-# oslat-<variant>.dat from oslat.json: bucket (us) and count, summed over CPUs.
+# oslat-<variant>.dat from oslat.json and refill-<variant>.dat from
+# refill.json (the same shape): bucket (us) and count, summed over CPUs.
 def oslat_dat($title):
   ([.thread[].histogram | to_entries[]] | group_by(.key | tonumber)
    | map([(.[0].key | tonumber), (map(.value) | add)])) as $b

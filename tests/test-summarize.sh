@@ -1,0 +1,210 @@
+#!/bin/sh
+# scripts/summarize.sh judges tests/fixtures/run (synthetic variant files
+# in the analyzer's version-2 shape, see its README) by the verdict policy:
+# the verdicts, their evidence per CPU and the policy it applied; FAIL is
+# decided before UNPRIMED and UNEXPOSED; and every input that would let a
+# verdict be judged from nothing is refused: one "quietcore: error:" line,
+# a non-zero exit, no summary.json, the run's status "failed: ...".
+# Boots nothing: each case edits a copy of the fixture with jq.
+# shellcheck disable=SC2016 # jq programs are single-quoted on purpose
+. "$(dirname "$0")/ktap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+summarize=$root/scripts/summarize.sh
+fixture=$root/tests/fixtures/run
+
+# fresh NAME: a copy of the fixture at $scratch/NAME without its summary
+# and (faster: no t-test to build) without its allocator benchmark.
+fresh() {
+	rm -rf "${scratch:?}/$1"
+	cp -r "$fixture" "$scratch/$1"
+	rm -rf "$scratch/$1/summary.json" "$scratch/$1"/*-bench
+	echo "$scratch/$1"
+}
+# edit FILE JQ: rewrite one JSON file of a copy with a jq filter.
+edit() { jq "$2" "$1" > "$1.new" && mv "$1.new" "$1"; }
+# verdicts RUN: "wq=FAIL rcu=PASS ..." from a run's summary.json.
+verdicts() { jq -r '[.variants | to_entries[] | "\(.key)=\(.value.verdict)"] | join(" ")' "$1/summary.json" 2>/dev/null; }
+# judged DESCRIPTION EXPECTED RUN [ENV=VALUE...]: summarize RUN (exit 0)
+# and compare its verdicts with EXPECTED.
+judged() {
+	desc=$1 want=$2 r=$3
+	shift 3
+	if ! env "$@" "$summarize" "$r" > "$scratch/out" 2>&1; then
+		ktap_not_ok "$desc"; ktap_diag "$(cat "$scratch/out")"
+	elif [ "$(verdicts "$r")" = "$want" ]; then
+		ktap_ok "$desc"
+	else
+		ktap_not_ok "$desc"; ktap_diag "got: $(verdicts "$r"), want: $want"
+	fi
+}
+# refused DESCRIPTION PATTERN RUN [ENV=VALUE...]: summarize must refuse RUN
+# with exactly one line, "quietcore: error: ...PATTERN...", a non-zero
+# exit, no summary.json (a stale one from an earlier pass and a stale .tmp
+# are gone too) and the same reason in the run's status file.
+refused() {
+	desc=$1 pattern=$2 r=$3
+	shift 3
+	echo '{"stale": true}' > "$r/summary.json"
+	echo '{"stale": true}' > "$r/summary.json.tmp"
+	if out=$(env "$@" "$summarize" "$r" 2>&1); then
+		ktap_not_ok "$desc"; ktap_diag "exited 0: $(printf '%s\n' "$out" | tail -n 5)"
+	elif [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] ||
+	     ! printf '%s\n' "$out" | grep -q "^quietcore: error: .*$pattern"; then
+		ktap_not_ok "$desc"; ktap_diag "wrong message: $out"
+	elif [ -e "$r/summary.json" ] || [ -e "$r/summary.json.tmp" ]; then
+		ktap_not_ok "$desc"; ktap_diag "a summary.json was left in $r"
+	elif [ "$(cat "$r/status")" != "failed: ${out#quietcore: error: }" ]; then
+		ktap_not_ok "$desc"; ktap_diag "status: $(cat "$r/status")"
+	else
+		ktap_ok "$desc"
+	fi
+}
+
+ktap_plan 42
+
+# --- the fixture as committed ---------------------------------------------
+run=$scratch/run
+cp -r "$fixture" "$run"
+echo '{"stale": true}' > "$run/summary.json.tmp"
+ktap_check "summarize judges the three-variant fixture" sh -c "'$summarize' '$run' > '$scratch/table' 2>'$scratch/err'"
+ktap_check "the committed fixture summary is what summarize writes (regenerate it: see its README)" \
+	sh -c "jq -S . '$fixture/summary.json' > '$scratch/a' && jq -S . '$run/summary.json' > '$scratch/b' && cmp -s '$scratch/a' '$scratch/b'"
+ktap_check "no stale summary.json.tmp is left" test ! -e "$run/summary.json.tmp"
+ktap_check "the run's status stays ok" test "$(cat "$run/status")" = ok
+ktap_check "verdicts: wq FAIL, rcu PASS, spinlock UNEXPOSED" test "$(verdicts "$run")" = "wq=FAIL rcu=PASS spinlock=UNEXPOSED"
+q() { jq -c "$1" "$run/summary.json"; }
+ktap_check "wq CPU 2: charged by rule, the drains that reached it and the quiet control's coincidences" \
+	test "$(q '.variants.wq.cpus["2"] | [.workload, .interruptions, .charged, .charged_by_rule, .exposure, .control.coincidences]')" = \
+	'["refill",799,796,{"named":398,"in_flight":398,"rcu_tick":0},{"drains":398,"pages":25472},1]'
+ktap_check "rcu PASSes with uncharged other causes shown, not hidden" \
+	test "$(q '.variants.rcu | [.charged_total, .interruptions_total, .cpus["3"].by_cause]')" = '[0,2,{"irq_vectors:reschedule":1}]'
+ktap_check "spinlock is UNEXPOSED by its refill CPU 3 (40 drains reached it, the policy needs 100)" \
+	test "$(q '.variants.spinlock | [.verdict_cpus, .cpus["3"].exposure.drains, .cpus["3"].charged]')" = '[["3"],40,0]'
+ktap_check "summary.json records the policy it applied: the list's patterns, thresholds, baseline, continuation" \
+	test "$(q '.policy | [.drain_causes, .drain_causes_file, .min_drain_calls, .min_exposure, .exposure_scenarios, .baseline, .continuation_ns]')" = \
+	"[$(grep -v -e '^#' -e '^[[:space:]]*$' "$root/tracing/drain-causes.list" | jq -R . | jq -sc .),\"tracing/drain-causes.list\",100,{\"refill\":100,\"oslat\":1},[\"hammer\"],\"wq\",1000000]"
+ktap_check "each variant's self-test is judged on its own, verdict check FAIL with exact counts" \
+	test "$(q '[.variants[].selftest | [.counted, .planted, .verdict_check.verdict, .verdict_check.exact]] | unique')" = '[[30,30,"FAIL",true]]'
+ktap_check "latency per CPU from its workload's file (CPU 1 oslat.json, CPU 2 refill.json)" \
+	test "$(q '.variants.rcu.cpus | [.["1"].latency_tool, .["1"].latency_max_us, .["2"].latency_tool, .["2"].latency_max_us]')" = \
+	"[\"oslat\",$(jq '.thread[] | select(.cpu == 1) | .max' "$run/rcu/oslat.json"),\"refill\",$(jq '.thread[] | select(.cpu == 2) | .max' "$run/rcu/refill.json")]"
+# The verdict table names the evidence per CPU, one CPU a line, within 100 columns.
+ktap_check "verdict table: wq's row with CPU 1's evidence" grep -qxF \
+	'wq         FAIL               402    19618    98213      0  cpu1=3/1 drains (oslat), quiet 0' "$scratch/table"
+ktap_check "verdict table: CPU 2's evidence on its own line" grep -qxF \
+	'                                                            cpu2=796/398 drains (refill), quiet 1' "$scratch/table"
+ktap_check "verdict table: no line over 100 columns" sh -c "! awk 'length > 100' '$scratch/table' | grep -q ."
+ktap_check "allocator benchmark against the baseline (wq)" \
+	test "$(q '.alloc_bench | [.wq.diff_pct_vs_baseline, (.spinlock.diff_pct_vs_baseline | . * 10 | round), .spinlock.significant]')" = '[0,-79,true]'
+
+# --- fail closed: each input a verdict would otherwise be judged without ---
+printf '# nothing but comments\n\n   \n' > "$scratch/empty.list"
+r=$(fresh causes-empty)
+refused "a drain-cause list without patterns is refused" "holds no pattern" "$r" QC_DRAIN_CAUSES="$scratch/empty.list"
+r=$(fresh causes-missing)
+refused "a missing drain-cause list is refused" "drain-cause list .* is missing" "$r" QC_DRAIN_CAUSES="$scratch/nonexistent.list"
+r=$(fresh no-cpus)
+edit "$r/rcu/analysis.json" '.cpus = {}'
+refused "an analysis.json without per-CPU entries is refused" "rcu/analysis.json has no per-CPU entry .* CPU 1,2,3" "$r"
+r=$(fresh one-cpu)
+edit "$r/wq/analysis.json" 'del(.cpus["2"])'
+refused "an analysis.json missing one isolated CPU is refused" "wq/analysis.json has no per-CPU entry .* CPU 2 " "$r"
+r=$(fresh old-analysis)
+edit "$r/spinlock/analysis.json" 'del(.cpus[].charged, .cpus[].exposure, .drains, .policy, .calls_from)'
+refused "an old-format analysis.json (no charged, no exposure) is refused" "an old-format or partial analysis" "$r"
+r=$(fresh other-causes)
+edit "$r/rcu/analysis.json" '.policy.drain_causes = []'
+refused "an analysis charged without the policy's drain causes is refused" "charged by the drain causes \[none\]" "$r"
+r=$(fresh no-hammer)
+rm "$r/spinlock/hammer.json"
+refused "a missing hammer.json in a hammer run is refused" "spinlock/hammer.json is missing" "$r"
+r=$(fresh no-isolated)
+sed -i 's/^isolated: .*/isolated: /' "$r/run.txt"
+refused "an empty isolated: line is refused" "empty 'isolated:' line" "$r"
+r=$(fresh selftest-fail)
+edit "$r/wq/selftest.json" '.pass = false'
+refused "a self-test with pass: false is refused" "wq/selftest.json: the self-test did not pass" "$r"
+r=$(fresh no-selftest)
+rm "$r/rcu/selftest.json"
+refused "a missing self-test in a hammer run is refused" "rcu/selftest.json is missing" "$r"
+r=$(fresh vcheck-short)
+edit "$r/rcu/selftest-charged.json" '.cpus["3"].charged = 9 | .cpus["3"].charged_by_rule.named = 9'
+refused "a verdict-level self-test charging other than planted is refused" \
+	"verdict rule gave FAIL, charging CPU 1 10 of 10 planted, CPU 2 10 of 10 planted, CPU 3 9 of 10" "$r"
+r=$(fresh vcheck-pass)
+edit "$r/wq/selftest-charged.json" '.cpus[] |= (.charged = 0)'
+refused "a verdict-level self-test that does not FAIL is refused" "verdict rule gave UNEXPOSED, charging CPU 1 0 of 10 planted" "$r"
+# One variant a planted item short on CPU 1, another one over: summed over
+# the variants they would read 60/60, a pass.
+r=$(fresh per-variant)
+edit "$r/wq/selftest.json" '.cpus["1"].counted = 9 | .counted = 29'
+edit "$r/rcu/selftest.json" '.cpus["1"].counted = 11 | .counted = 31'
+refused "a self-test short in one variant and over in another is refused, not summed" \
+	"wq/selftest.json: the self-test did not pass (CPU 1 planted 10, counted 9" "$r"
+r=$(fresh per-cpu)
+edit "$r/spinlock/selftest.json" '.cpus["1"].counted = 9 | .cpus["2"].counted = 11'
+refused "a self-test short on one CPU and over on another is refused, not summed" \
+	"CPU 1 planted 10, counted 9; CPU 2 planted 10, counted 11" "$r"
+r=$(fresh cut)
+head -c 300 "$fixture/wq/analysis.json" > "$r/wq/analysis.json"
+refused "a cut analysis.json is refused, not read as absent" "wq/analysis.json is not one JSON object" "$r"
+
+# --- the order of the rule ------------------------------------------------
+r=$(fresh unprimed)
+edit "$r/wq/pcp-window.json" '.["1"] = 0'
+edit "$r/rcu/pcp-window.json" '.["2"] = 0'
+judged "FAIL is decided before UNPRIMED (wq CPU 1 unprimed and charged), UNPRIMED still found (rcu)" \
+	"wq=FAIL rcu=UNPRIMED spinlock=UNEXPOSED" "$r"
+r=$(fresh unexposed)
+edit "$r/wq/analysis.json" '.cpus["2"].exposure.drains = 10'
+edit "$r/rcu/analysis.json" '.cpus["1"].exposure.drains = 0'
+judged "FAIL is decided before UNEXPOSED; an oslat CPU no drain reached is UNEXPOSED" \
+	"wq=FAIL rcu=UNEXPOSED spinlock=UNEXPOSED" "$r"
+r=$(fresh no-probes)
+edit "$r/rcu/analysis.json" '.drains.probes = false | .cpus[].exposure = null'
+judged "a trace without exposure probes is UNEXPOSED, never PASS" "wq=FAIL rcu=UNEXPOSED spinlock=UNEXPOSED" "$r"
+r=$(fresh few)
+edit "$r/rcu/hammer.json" '.calls = 50'
+edit "$r/spinlock/analysis.json" '.cpus["3"].exposure.drains = 100'
+edit "$r/spinlock/hammer.json" '.stalls = 1'
+judged "STALLED and TOO-FEW-DRAINS come last; exposure at the threshold is enough" \
+	"wq=FAIL rcu=TOO-FEW-DRAINS spinlock=STALLED" "$r"
+# Charges by coincidence in time only: judged against the quiet control.
+inflight='.cpus["2"] |= (.interruptions += $n | .by_cause["timer:tick_sched_timer"] += $n
+	| .charged = $n | .charged_by_cause = {"timer:tick_sched_timer": $n}
+	| .charged_by_rule = {named: 0, in_flight: $n, rcu_tick: 0})'
+r=$(fresh inconclusive)
+jq --argjson n 25 "$inflight" "$r/rcu/analysis.json" > "$r/x" && mv "$r/x" "$r/rcu/analysis.json"
+jq --argjson n 5 "$inflight" "$r/rcu/analysis-quiet.json" > "$r/x" && mv "$r/x" "$r/rcu/analysis-quiet.json"
+judged "charges only in flight, within 3 x the control's coincidences + 10 (25 vs 5): INCONCLUSIVE, not PASS" \
+	"wq=FAIL rcu=INCONCLUSIVE spinlock=UNEXPOSED" "$r"
+jq --argjson n 26 "$inflight" "$(fresh x)/rcu/analysis.json" > "$r/rcu/analysis.json"
+judged "charges only in flight beyond that margin (26 vs 5): FAIL" "wq=FAIL rcu=FAIL spinlock=UNEXPOSED" "$r"
+r=$(fresh nocontrol)
+jq --argjson n 1 "$inflight" "$r/rcu/analysis.json" > "$r/x" && mv "$r/x" "$r/rcu/analysis.json"
+rm "$r/rcu/analysis-quiet.json"
+judged "a charge in flight with no control to judge it by: FAIL" "wq=FAIL rcu=FAIL spinlock=UNEXPOSED" "$r"
+jq '.min_exposure.refill = 40' "$root/tracing/verdict-policy.json" > "$scratch/policy.json"
+r=$(fresh policy)
+judged "the thresholds come from the policy file (refill 40: spinlock PASSes)" \
+	"wq=FAIL rcu=PASS spinlock=PASS" "$r" QC_VERDICT_POLICY="$scratch/policy.json"
+
+# --- runs of other shapes ---------------------------------------------------
+r=$scratch/baseline
+cp -r "$fixture" "$r"
+sed -i 's/^variants: .*/variants: rcu wq spinlock/' "$r/run.txt"
+judged "a run whose first variant is rcu is judged the same" "rcu=PASS wq=FAIL spinlock=UNEXPOSED" "$r"
+ktap_check "... and compares against rcu, its first variant, not wq" \
+	test "$(jq -c '[.policy.baseline, .alloc_bench.rcu.diff_pct_vs_baseline, (.alloc_bench.wq.diff_pct_vs_baseline > 0)]' "$r/summary.json")" = '["rcu",0,true]'
+r=$(fresh no-refill-line)
+sed -i '/^refill:/d' "$r/run.txt"
+judged "a run from before the refill line: every isolated CPU counts as oslat" "wq=FAIL rcu=PASS spinlock=PASS" "$r"
+r=$(fresh failed)
+echo "failed: guest died" > "$r/spinlock/status"
+head -c 100 "$fixture/spinlock/analysis.json" > "$r/spinlock/analysis.json"
+rm -r "$r/rcu"
+judged "a failed or missing variant is FAILED-RUN and the rest is still judged" "wq=FAIL rcu=FAILED-RUN spinlock=FAILED-RUN" "$r"
+
+ktap_finish
