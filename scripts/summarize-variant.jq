@@ -85,19 +85,25 @@ def in($set): . as $x | any($set[]; . == $x);
 
   # The verdict rule, one place, in its order. Charged interruptions are
   # decided first, so that neither an empty list (UNPRIMED) nor too few
-  # drains (UNEXPOSED) can hide one. A CPU FAILs on a named drain cause, or
-  # on charges by coincidence in time (in flight, RCU tick) beyond what the
-  # quiet control shows the rule charging without drains; within that
-  # margin the variant is INCONCLUSIVE, never PASS.
+  # drains (UNEXPOSED) can hide one. A named drain cause FAILs its CPU.
+  # Charges by coincidence in time (in flight, RCU tick) are weighed, over
+  # the isolated CPUs together, against what the quiet control shows the
+  # rule charging with no drain at all (pooled, because the workloads' own
+  # noise comes in bursts that land on one CPU in one window and another
+  # in the next): beyond the margin, or with no control, FAIL; within it
+  # INCONCLUSIVE, never PASS.
   def coincidental: (.charged_by_rule.in_flight // 0) + (.charged_by_rule.rcu_tick // 0);
-  def beyond_control:
-    (.charged_by_rule.named // 0) > 0 or .control == null
-    or coincidental > $policy.coincidence_margin.factor * (.control.coincidences // 0)
-                      + $policy.coincidence_margin.plus;
   def verdict_of($cpus):
     [$cpus | to_entries[] | {cpu: .key} + .value] as $e
     | ($e | map(select((.charged // 0) > 0) | .cpu)) as $charged
-    | ($e | map(select((.charged // 0) > 0 and beyond_control) | .cpu)) as $failed
+    | ($e | map(select((.charged // 0) > 0))) as $c
+    | ($c | map(select((.charged_by_rule.named // 0) > 0) | .cpu)) as $named
+    | ($c | map(select(coincidental > 0) | .cpu)) as $coincidental
+    | ($c | map(coincidental) | add // 0) as $coinc
+    | ($e | map(.control.coincidences // 0) | add // 0) as $control
+    | (any($c[]; coincidental > 0 and .control == null)
+       or $coinc > $policy.coincidence_margin.factor * $control + $policy.coincidence_margin.plus) as $beyond
+    | (if $named != [] then $named elif $beyond then $coincidental else [] end) as $failed
     | ($e | map(select((.pcp_primed_pages // 0) == 0) | .cpu)) as $unprimed
     | ($e | map(select(.exposure == null
                        or (.exposure.drains // 0) < $policy.min_exposure[.workload]) | .cpu)) as $unexposed

@@ -241,7 +241,7 @@ jq -r '.policy as $p
 	| "rule: PASS needs 0 charged interruptions on every isolated CPU, >= \($p.min_exposure.refill) drains",
 	  "      reaching each refill CPU and >= \($p.min_exposure.oslat) each oslat CPU (\($p.exposure_scenarios | join(", ")) scenario),",
 	  "      >= \($p.min_drain_calls) drain calls (\($p.file), causes from \($p.drain_causes_file));",
-	  "      charges only in flight / by RCU tick, within \($p.coincidence_margin.factor) x the quiet control + \($p.coincidence_margin.plus): INCONCLUSIVE",
+	  "      in-flight / RCU-tick charges only, summed over the CPUs, <= \($p.coincidence_margin.factor) x the control + \($p.coincidence_margin.plus): INCONCLUSIVE",
 	  "self-test, per variant (counted/planted; the planted causes as drain causes give FAIL exactly):",
 	  ([.variants | to_entries[] | select(.value.selftest != null) | .value.selftest as $s
 	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"
