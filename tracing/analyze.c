@@ -163,7 +163,7 @@ struct ctx {
 	struct drains drains;	/* the calls the charging rule looks at */
 	/* pass 1 */
 	int nstart, nend;
-	unsigned long long first_ts, last_ts;
+	unsigned long long last_ts;
 	long records;
 	long *before, *after;	/* per trace CPU */
 	int lost_cpu;		/* an isolated CPU with lost events, or -1 */
@@ -361,8 +361,7 @@ static int scan_event(struct tracecmd_input *h, struct tep_record *r,
 	size_t n;
 
 	(void)h;
-	if (!c->records++)
-		c->first_ts = r->ts;
+	c->records++;
 	c->last_ts = r->ts;
 	if (c->before && cpu >= 0 && cpu < c->a->nr_trace_cpus) {
 		/* Before the start marker (or the given start), after the end. */
