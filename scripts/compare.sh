@@ -24,6 +24,8 @@ done
 for v in $variants; do check_variant "$v"; done
 # run.sh checks the rest; check the scenario here so nothing is built first.
 [ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] || die "unknown scenario '$scenario'"
+# compare boots guests of run.sh's default size.
+qc_check_window "$duration" "$isolated" "$QC_SMP"
 refill_cpus=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
 
 n=$(echo $variants | wc -w)

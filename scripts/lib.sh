@@ -66,6 +66,22 @@ cpulist_valid() {
 	cpulist_expand "$1" >/dev/null 2>&1
 }
 
+is_count() { case $1 in ''|*[!0-9]*) return 1 ;; esac; [ "$1" -gt 0 ]; }
+# Guest vCPUs unless run.sh --smp says otherwise: CPU 0 keeps house.
+QC_SMP=4
+
+# qc_check_window DURATION ISOLATED SMP: the measurement window's inputs,
+# checked the same way by every entry point before anything is built or
+# written; dies with one line naming the bad value and the fix.
+qc_check_window() {
+	is_count "$1" || die "duration '$1' is not a whole number of seconds > 0"
+	cpulist_valid "$2" || die "isolated CPU list '$2' is not a CPU list like 1-3 or 1,3"
+	for c in $(cpulist_expand "$2"); do
+		[ "$c" -ne 0 ] || die "isolated CPUs '$2' include housekeeping CPU 0: CPU 0 always keeps house, isolate CPUs from 1 up (e.g. 1-$(($3 - 1)))"
+		[ "$c" -lt "$3" ] || die "isolated CPU $c does not exist in a $3-CPU guest: use a smaller list (scripts/run.sh --smp $((c + 1)) boots a bigger guest)"
+	done
+}
+
 # Build directory of one variant and flavour ("" or "debug").
 qc_build_dir() { echo "$QC_CACHE/build/$1${2:+-$2}"; }
 qc_tree_dir() { echo "$QC_CACHE/trees/$1"; }

@@ -30,7 +30,7 @@ results/), QC_ACCEL=tcg|kvm to skip the KVM probe.
 USAGE
 }
 
-variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=4 mem=2048
+variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=$QC_SMP mem=2048
 flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -63,15 +63,9 @@ done
 check_variant "$variant"
 [ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] ||
 	die "unknown scenario '$scenario': choose one of: $(ls "$QC_ROOT/guest-init/scenarios" | sed 's/\.sh$//' | tr '\n' ' ')"
-is_count() { case $1 in ''|*[!0-9]*) return 1 ;; esac; [ "$1" -gt 0 ]; }
-is_count "$duration" || die "duration '$duration' is not a whole number of seconds > 0"
 is_count "$smp" || die "--smp '$smp' is not a CPU count"
 is_count "$mem" || die "--mem '$mem' is not a size in MB"
-cpulist_valid "$isolated" || die "isolated CPU list '$isolated' is not a CPU list like 1-3 or 1,3"
-for c in $(cpulist_expand "$isolated"); do
-	[ "$c" -ne 0 ] || die "isolated CPUs '$isolated' include housekeeping CPU 0: CPU 0 always keeps house, isolate CPUs from 1 up (e.g. 1-$((smp - 1)))"
-	[ "$c" -lt "$smp" ] || die "isolated CPU $c does not exist in a $smp-CPU guest: use --smp $((c + 1)) or a smaller list"
-done
+qc_check_window "$duration" "$isolated" "$smp"
 refill=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
 [ -n "$timeout" ] || timeout=$((300 + 3 * duration))

@@ -7,7 +7,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 
-ktap_plan 18
+ktap_plan 24
 
 expect_error "isolated list containing housekeeping CPU 0 is refused" \
 	"include housekeeping CPU 0" "$root/scripts/run.sh" -c 0-3
@@ -26,6 +26,21 @@ expect_error "refill on every isolated CPU is refused: oslat keeps one" \
 	"leave no isolated CPU for oslat" "$root/scripts/run.sh" -s hammer --refill 1-3
 expect_error "a malformed refill list is refused by compare before any build" \
 	"refill CPU list 'x' is not a CPU list" "$root/scripts/compare.sh" --refill x
+# make compare stops at a bad window input at once: nothing built, no run.
+# (make adds its own "*** Error" line; what the rig says is one line.)
+make_compare() {
+	out=$(make -s -C "$root" compare "$@" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -v '^make: \*\*\*'
+	return $rc
+}
+for bad in "ISOLATED=0-2:include housekeeping CPU 0" "ISOLATED=1-7:does not exist in a 4-CPU guest" \
+	"DURATION=abc:is not a whole number of seconds"; do
+	start=$(date +%s)
+	expect_one_error "make compare ${bad%%:*} is refused in one line before any build" quietcore "${bad#*:}" \
+		make_compare "${bad%%:*}"
+	ktap_check "... within 2 s" test $(( $(date +%s) - start )) -le 2
+done
 ktap_check "refused runs wrote no result directory" test ! -e "$QC_RESULTS"
 
 # A machine without the kernel source package: a fresh cache and no tarball.
