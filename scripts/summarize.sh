@@ -21,6 +21,7 @@ run=${run%/}
 # From here a refusal is the run's outcome too (die() writes the status
 # file), and a summary.json left from an earlier pass would disagree with
 # the inputs now refused, so it goes: report.sh must not render it.
+# shellcheck disable=SC2034 # read by die() in lib.sh
 QC_STATUS_FILE=$run/status
 refuse() {
 	rm -f "$run/summary.json" "$run/summary.json.tmp"
