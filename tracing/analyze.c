@@ -883,8 +883,13 @@ out:
 	return ret;
 }
 
-/* Exposure of each isolated CPU: calls opened in the window that reached it. */
-static void exposure(struct ctx *c)
+/*
+ * The drain calls that opened in the window, those that reached an
+ * isolated CPU, and each isolated CPU's exposure: the calls that reached it
+ * and the pages they freed there. Overlaid calls (--calls-from) are counted
+ * the same way; their exposure is not this trace's and is not reported.
+ */
+static void tally_calls(struct ctx *c)
 {
 	struct analysis *a = c->a;
 	int i, k;
@@ -918,7 +923,6 @@ static int overlay_calls(struct ctx *c)
 {
 	struct analysis other = { .file = c->a->calls_from };
 	struct ctx o = { .a = &other, .err = c->err, .errlen = c->errlen };
-	int i;
 
 	if (scan(&o, other.file))
 		return -1;
@@ -931,15 +935,6 @@ static int overlay_calls(struct ctx *c)
 	drains_shift(&o.drains, (long long)(c->a->start_ns - other.start_ns));
 	drains_free(&c->drains);
 	c->drains = o.drains;
-	c->a->probes = true;
-	/* What is reported now is the overlaid calls, not this trace's own. */
-	c->a->calls = c->a->calls_reached = 0;
-	for (i = 0; i < c->drains.n; i++) {
-		if (!in_window(c, c->drains.v[i].start_ns))
-			continue;
-		c->a->calls++;
-		c->a->calls_reached += c->drains.v[i].reached != 0;
-	}
 	return 0;
 }
 
@@ -985,9 +980,9 @@ int analyze(struct analysis *a, char *err, int errlen)
 		a->res[i].events_before = c.before[a->cpus[i]];
 		a->res[i].events_after = c.after[a->cpus[i]];
 	}
-	exposure(&c);
 	if (a->calls_from && overlay_calls(&c))
 		goto out;
+	tally_calls(&c);
 
 	/* Pass 2: the isolated CPUs only, from the start of the trace. */
 	h = load(&c, a->file);
