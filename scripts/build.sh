@@ -20,8 +20,15 @@ done
 [ $# -eq 1 ] || die "usage: $0 [--debug] VARIANT"
 variant=$1
 check_variant "$variant"
-need_cmd gcc make flex bison bc ccache git
+need_cmd gcc make flex bison bc ccache git flock
 label=$variant${flavour:+ ($flavour)}
+
+# One build at a time per cache: two runs that share it (two checkouts, or
+# compare beside a test) must not run make in one build directory, or
+# re-patch a tree the other is compiling.
+mkdir -p "$QC_CACHE"
+exec 9>"$QC_CACHE/.build.lock"
+flock -n 9 || { info "waiting for another build in $QC_CACHE to finish"; flock 9; }
 
 step 1 4 "kernel tree for $label"
 tree=$("$QC_ROOT/scripts/tree.sh" "$variant")

@@ -87,11 +87,7 @@ qc_build_dir() { echo "$QC_CACHE/build/$1${2:+-$2}"; }
 qc_tree_dir() { echo "$QC_CACHE/trees/$1"; }
 
 # housekeeping_of ISOLATED SMP: the CPUs of 0..SMP-1 not in ISOLATED, as a list.
-housekeeping_of() {
-	cpulist_expand "$1" > "${TMPDIR:-/tmp}/qc-iso.$$"
-	seq 0 $(($2 - 1)) | grep -vxF -f "${TMPDIR:-/tmp}/qc-iso.$$" | paste -sd, -
-	rm -f "${TMPDIR:-/tmp}/qc-iso.$$"
-}
+housekeeping_of() { cpulist_minus "0-$(($2 - 1))" "$1"; }
 
 # Results: one directory per run, named by UTC time so ids sort by time,
 # created with mkdir so that an id is never reused.
