@@ -1,5 +1,5 @@
 # The isolation measurement, shared by the hammer, fifo, quiet and
-# triggers scenarios (DESIGN.md, "The isolation scenario"). Sourced after
+# audit scenarios (DESIGN.md, "The isolation scenario"). Sourced after
 # lib.sh; every step writes its evidence under /results.
 #
 # Order matters: isolate first (so priming and oslat land on settled
@@ -52,8 +52,10 @@ qc_prepare() {
 	qc_prime
 }
 
+# The hammer's kthread is bound to the first housekeeping CPU (the audit
+# boots a second one, to take offline).
 qc_load_hammer() {
-	insmod /qc/modules/qc_hammer.ko cpu="$QC_HOUSEKEEPING" ${QC_RATE:+rate_hz=$QC_RATE} ||
+	insmod /qc/modules/qc_hammer.ko cpu="${QC_HOUSEKEEPING%%[,-]*}" ${QC_RATE:+rate_hz=$QC_RATE} ||
 		{ qc_say "cannot load qc_hammer.ko"; return 1; }
 }
 
@@ -143,21 +145,4 @@ qc_plant() {
 	while read -r kind cpu k; do
 		echo "$kind $cpu $k" > $QC_HAMMER/plant || qc_say "planting '$kind $cpu $k' failed"
 	done < /results/selftest-planted.txt
-}
-
-# The triggers scenario's disturbance: each real trigger in turn, marked in
-# the trace, in the background on the housekeeping CPU.
-qc_triggers() {
-	. /qc/guest-init/triggers.sh
-	(
-		# A trigger that fails (the hog is OOM-killed on purpose) must not
-		# end the others: no set -e in here.
-		set +e
-		for t in memory_offline gigantic_page direct_reclaim; do
-			sh /qc/tracing/trace-mark.sh "qc: trigger $t"
-			qc_say "trigger: $t"
-			"trigger_$t"
-		done > /results/triggers.txt 2>&1
-		touch /tmp/triggers.done
-	) &
 }

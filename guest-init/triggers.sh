@@ -1,4 +1,5 @@
-# Real drain triggers for the "triggers" scenario; run in the background
+# Real housekeeping triggers: the drain triggers of the stress scenario and
+# the isolation audit's (scenario "audit"), run in the background
 # on the housekeeping CPU while the window is open. Busybox ash.
 
 # Offline then online the highest-numbered memory block that will go.
@@ -31,4 +32,110 @@ trigger_direct_reclaim() {
 	echo "direct reclaim: hog exited with $rc (137 = OOM-killed)"
 	grep -E '^(allocstall|pgscan_direct|oom_kill|drain)' /proc/vmstat | tr '\n' ' '
 	echo
+}
+
+# ---- the isolation audit (scenario "audit") --------------------------------
+# One function per trigger of tracing/probes/audit.list, audit_<name>, run
+# on a housekeeping CPU in its own marked sub-window. Each prints one line
+# saying what it did. Exit status: 0 it ran, 1 it failed, 3 this guest
+# cannot run it (the line says why: the row is "not implemented" then).
+# QC_AUDIT_ISO_CPU: the isolated CPU the TLB trigger's task spins on.
+
+audit_vmstat_refresh() {
+	echo 1 > /proc/sys/vm/stat_refresh && echo "stat_refresh written"
+}
+
+audit_compaction() {
+	echo 1 > /proc/sys/vm/compact_memory && echo "compact_memory written"
+}
+
+# Every cache, as slabinfo -s does; aliases are symlinks to their cache.
+audit_slab_shrink() {
+	n=0
+	for d in /sys/kernel/slab/*; do
+		[ -L "$d" ] || [ ! -w "$d/shrink" ] && continue
+		echo 1 > "$d/shrink" && n=$((n + 1))
+	done
+	[ $n -gt 0 ] || { echo "no /sys/kernel/slab/*/shrink to write"; return 1; }
+	echo "shrank $n caches"
+}
+
+audit_membarrier() { trigger membarrier 100; }
+
+audit_tlb_shootdown() {
+	trigger tlb "$QC_AUDIT_ISO_CPU" 1000 /sys/fs/cgroup/isolated/cgroup.procs
+}
+
+audit_pcp_drain() {
+	echo 1 > /sys/kernel/debug/qc_hammer/run || return 1
+	n=0
+	while [ "$(cat /sys/kernel/debug/qc_hammer/state)" != done ] && [ $n -lt 30 ]; do
+		sleep 1
+		n=$((n + 1))
+	done
+	echo "qc_hammer: $(grep -o '"calls": *[0-9]*' /sys/kernel/debug/qc_hammer/stats) in 1 s"
+}
+
+# A static key flipped by a module's load and unload, and a kprobe armed
+# and disarmed (in a trace instance of its own: its hits stay out of the
+# recorded buffer).
+audit_text_poke() {
+	T=/sys/kernel/tracing
+	insmod /qc/modules/qc_textpoke.ko || { echo "insmod qc_textpoke.ko failed"; return 1; }
+	mkdir -p $T/instances/qcpoke
+	echo 'p:qcpoke/sysinfo __x64_sys_sysinfo' >> $T/kprobe_events || { echo "kprobe on __x64_sys_sysinfo refused"; return 1; }
+	echo 1 > $T/instances/qcpoke/events/qcpoke/sysinfo/enable
+	sleep 0.2
+	echo 0 > $T/instances/qcpoke/events/qcpoke/sysinfo/enable
+	echo '-:qcpoke/sysinfo' >> $T/kprobe_events
+	rmdir $T/instances/qcpoke
+	rmmod qc_textpoke || { echo "rmmod qc_textpoke failed"; return 1; }
+	echo "qc_textpoke.ko loaded and unloaded, kprobe on __x64_sys_sysinfo armed and disarmed"
+}
+
+audit_lru_drain() { trigger lru 20; }
+
+audit_bh_lru() { trigger flushbufs /dev/vda; }
+
+# drain_all_stock() runs when memory.high is set under the usage: one
+# page under, then back to max at once, so the workloads are not throttled.
+audit_memcg_drain() {
+	cg=/sys/fs/cgroup/isolated
+	[ -f $cg/memory.high ] || { echo "no $cg/memory.high (CONFIG_MEMCG? +memory not enabled?)"; return 3; }
+	cur=$(cat $cg/memory.current)
+	echo $((cur - 4096)) > $cg/memory.high
+	echo max > $cg/memory.high
+	echo "memory.high of $cg set to $((cur - 4096)) (usage $cur), then max"
+}
+
+audit_memory_offline() { trigger_memory_offline; }
+
+# On node 1 when there is one: node 0's every 1 GiB range holds the kernel
+# or its early allocations, and alloc_contig_pages() skips such a range
+# without calling alloc_contig_range().
+audit_contig_alloc() {
+	f=/sys/devices/system/node/node1/hugepages/hugepages-1048576kB/nr_hugepages
+	[ -w "$f" ] || { trigger_gigantic_page; return; }
+	echo 1 > "$f" 2>/dev/null
+	got=$(cat "$f")
+	echo 0 > "$f"
+	echo "gigantic page on node 1: allocated $got"
+	[ "$got" -eq 1 ]
+}
+
+audit_page_migration() {
+	[ -d /sys/devices/system/node/node1 ] || { echo "one NUMA node: nothing to migrate to"; return 3; }
+	pid=$(pidof refill | cut -d' ' -f1)
+	[ -n "$pid" ] || pid=$(pidof oslat | cut -d' ' -f1)
+	[ -n "$pid" ] || { echo "no measured task to migrate"; return 1; }
+	trigger migrate "$pid" 0 1 && trigger migrate "$pid" 1 0
+}
+
+# The housekeeping CPUs but the one the triggers run on (the first).
+audit_cpu_hotplug() {
+	cpu=$(echo "$QC_HOUSEKEEPING" | tr ',' '\n' | sed 's/-.*//' | sed -n 2p)
+	[ -n "$cpu" ] || { echo "one housekeeping CPU ($QC_HOUSEKEEPING): none to take offline"; return 3; }
+	echo 0 > /sys/devices/system/cpu/cpu$cpu/online || { echo "cpu$cpu would not go offline"; return 1; }
+	echo 1 > /sys/devices/system/cpu/cpu$cpu/online || { echo "cpu$cpu would not come back online"; return 1; }
+	echo "cpu$cpu offline, then online"
 }

@@ -13,9 +13,11 @@ usage: $0 [options]
   -c, --isolated LIST     isolated CPUs, e.g. 1-3; CPU 0 is housekeeping (default 1-3)
       --refill LIST       isolated CPUs that run the refill workload instead of
                           oslat: a list, "none", or "auto" (default: all isolated
-                          CPUs but the first in hammer and quiet, none elsewhere)
-      --smp N             vCPUs (default 4)
-      --mem MB            guest memory (default 2048)
+                          CPUs but the first in hammer, quiet and audit, none
+                          elsewhere)
+      --smp N             vCPUs (default 4; audit 5)
+      --mem MB            guest memory (default 2048; audit 3328 in two NUMA
+                          nodes, the second of 1280)
       --debug             boot the debug build (configs/debug.config)
       --run-id ID         add to an existing results/ID instead of a new run
       --tag NAME          name the result directory <variant>-NAME
@@ -30,7 +32,7 @@ results/), QC_ACCEL=tcg|kvm to skip the KVM probe.
 USAGE
 }
 
-variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=$QC_SMP mem=2048
+variant=spinlock scenario=oslat duration=20 isolated=1-3 smp= mem=
 flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -63,8 +65,17 @@ done
 check_variant "$variant"
 [ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] ||
 	die "unknown scenario '$scenario': choose one of: $(ls "$QC_ROOT/guest-init/scenarios" | sed 's/\.sh$//' | tr '\n' ' ')"
+qc_guest_of "$scenario"
+: "${smp:=$QC_GUEST_SMP}" "${mem:=$QC_GUEST_MEM}"
 is_count "$smp" || die "--smp '$smp' is not a CPU count"
 is_count "$mem" || die "--mem '$mem' is not a size in MB"
+# The second NUMA node keeps its size; node 0 gets the rest.
+numa=
+if [ -n "$QC_GUEST_NUMA" ]; then
+	node1=${QC_GUEST_NUMA#*,}
+	[ "$mem" -ge $((node1 + 1024)) ] || die "--mem $mem is too small for the $scenario guest: it needs $((node1 + 1024)) MB or more (NUMA node 1 alone is $node1 MB)"
+	numa=$((mem - node1)),$node1
+fi
 qc_check_window "$duration" "$isolated" "$smp"
 refill=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
@@ -96,7 +107,7 @@ accel=$("$QC_ROOT/scripts/accel.sh" "$bdir/arch/x86/boot/bzImage" "$initrd")
 info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill on $refill}, scenario $scenario, ${duration} s)"
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
-	--timeout "$timeout" --append "qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
+	${numa:+--numa "$numa"} --timeout "$timeout" --append "$QC_GUEST_ARGS qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
 # A splat fails the run whatever the scenario measured.
 if ! "$QC_ROOT/scripts/splats.sh" "$out/console.log" > "$out/splats.txt"; then
 	die "kernel splat in the $label guest: $(grep -m1 -E 'WARNING:|BUG:|Oops|lock|RCU|corruption|atomic|stall|UBSAN|bad page|fault|panic' "$out/splats.txt" | tr -d '\r' | cut -c1-200) (see $out/splats.txt)"

@@ -105,7 +105,8 @@ judge_variant() {
 	[ "$status" != ok ] || check_run_inputs
 	set --
 	for spec in oslat_f:oslat refill_f:refill analysis_f:analysis quiet_f:analysis-quiet \
-	            hammer_f:hammer primed_f:pcp-window selftest_f:selftest stc_f:selftest-charged; do
+	            hammer_f:hammer primed_f:pcp-window selftest_f:selftest stc_f:selftest-charged \
+	            audit_f:audit; do
 		f=$d/${spec#*:}.json
 		[ -f "$f" ] || f=/dev/null
 		set -- "$@" --rawfile "${spec%%:*}" "$f"
@@ -212,8 +213,15 @@ for v in $variants; do
 	cont=$(jq '.policy.continuation_ns // null' "$f" 2>/dev/null || echo null)
 	[ "$cont" = null ] || break
 done
+# The audit's per-trigger counts (scripts/audit.sh) go under .audit, by
+# variant, in the triggers' order.
 jq -s --argjson cont "$cont" --slurpfile top "$tmp/top.json" \
-	'(add // {}) as $v | $top[0] | .policy.continuation_ns = $cont | .variants = $v' \
+	'(add // {}) as $v | $top[0] | .policy.continuation_ns = $cont
+	 | .variants = ($v | map_values(del(.audit)))
+	 | .audit = ([$v[].audit | select(. != null)] as $a
+	     | if $a == [] then null else
+	         {triggers: [$a[0].triggers[].name],
+	          variants: ($v | map_values(.audit) | with_entries(select(.value != null)))} end)' \
 	"$tmp/variants.jsonl" > "$run/summary.json.tmp"
 mv "$run/summary.json.tmp" "$run/summary.json"
 

@@ -8,18 +8,9 @@
 # Every claim names its evidence: how many drains reached the CPU beside
 # every interruption count, which window, which control.
 
-def dash: if . == null then "–" else tostring end;
-def rnd($d): (. * pow(10; $d) | round) / pow(10; $d);
-# Latencies in µs: enough digits to read, no false precision.
-def us: if . == null then "–" elif . >= 100 then (round | tostring)
-	elif . >= 10 then (rnd(1) | tostring) else (rnd(2) | tostring) end;
-# 412160 -> "412,160"
-def grp: if length > 3 then (.[:-3] | grp) + "," + .[-3:] else . end;
-def thou: if . == null then "–" else round | tostring
-	| if startswith("-") then "-" + (.[1:] | grp) else grp end end;
-def pct: if . == null then "–" else (if . > 0 then "+" else "" end) + (rnd(2) | tostring) + " %" end;
-def secs: if . == null then "–" else rnd(1) | tostring end;
-def code: "`" + . + "`";
+include "format";
+include "audit";
+
 def plural($n; $one; $many): "\($n | thou) \(if $n == 1 then $one else $many end)";
 def cpulist: if length > 1 then (.[:-1] | join(", ")) + " and " + .[-1] elif length == 1 then .[0] else "none" end;
 def cpus_of: .cpus | keys_unsorted | map(tonumber) | sort | map(tostring);
@@ -198,4 +189,4 @@ def alloc:
 def blocks:
 	[{h1: "quietcore report — run \(.run.id)"},
 	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json and per-variant files; nothing was re-run."},
-	   verdicts, facts, per_variant, per_cpu_table, by_cause, plots, alloc];
+	   verdicts, audit_section, facts, per_variant, per_cpu_table, by_cause, plots, alloc];
