@@ -131,11 +131,19 @@ audit_page_migration() {
 	trigger migrate "$pid" 0 1 && trigger migrate "$pid" 1 0
 }
 
-# The housekeeping CPUs but the one the triggers run on (the first).
+# The housekeeping CPUs but the one the triggers run on (the first). A CPU
+# coming online resets some kthreads' affinity (kcompactd: its node's
+# CPUs, isolated ones included): the line says which, and they go back.
 audit_cpu_hotplug() {
 	cpu=$(echo "$QC_HOUSEKEEPING" | tr ',' '\n' | sed 's/-.*//' | sed -n 2p)
 	[ -n "$cpu" ] || { echo "one housekeeping CPU ($QC_HOUSEKEEPING): none to take offline"; return 3; }
 	echo 0 > /sys/devices/system/cpu/cpu$cpu/online || { echo "cpu$cpu would not go offline"; return 1; }
 	echo 1 > /sys/devices/system/cpu/cpu$cpu/online || { echo "cpu$cpu would not come back online"; return 1; }
 	echo "cpu$cpu offline, then online"
+	sh /qc/cpusets/verify.sh "$QC_HOUSEKEEPING" "$QC_ISOLATED" 2>&1 |
+		sed -n 's/^FAIL .* pid \([0-9]*\) (\([^)]*\)).*/\1 \2/p' |
+		while read -r pid comm; do
+			echo "afterwards $comm (pid $pid) was allowed on the isolated CPUs again: re-pinned"
+			taskset -pc "$QC_HOUSEKEEPING" "$pid" > /dev/null 2>&1
+		done
 }

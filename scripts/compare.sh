@@ -5,7 +5,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs=5 refill=auto
+variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
@@ -15,7 +15,7 @@ while [ $# -gt 0 ]; do
 	--refill) refill=$2; shift ;;
 	--debug) debug=--debug ;;
 	--bench-runs) bench_runs=$2; shift ;;
-	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--debug] [--bench-runs N (0: no allocator benchmark)]"; exit 0 ;;
+	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
@@ -24,11 +24,14 @@ done
 for v in $variants; do check_variant "$v"; done
 # run.sh checks the rest; check the scenario here so nothing is built first.
 [ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] || die "unknown scenario '$scenario'"
-# compare boots guests of run.sh's default size.
-qc_check_window "$duration" "$isolated" "$QC_SMP"
+# compare boots guests of run.sh's default size for the scenario.
+qc_guest_of "$scenario"
+qc_check_window "$duration" "$isolated" "$QC_GUEST_SMP"
 refill_cpus=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
 
 n=$(echo $variants | wc -w)
+# The audit counts interruptions only: no allocator benchmark unless asked.
+[ -n "$bench_runs" ] || case $scenario in audit) bench_runs=0 ;; *) bench_runs=5 ;; esac
 case $bench_runs in ''|*[!0-9]*) die "--bench-runs '$bench_runs' is not a number" ;; esac
 [ "$bench_runs" -eq 0 ] || [ "$bench_runs" -ge 2 ] || die "--bench-runs needs at least 2 runs for a t-test (or 0 to skip)"
 total=$((2 * n + 2))

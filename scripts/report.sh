@@ -6,7 +6,8 @@
 # nothing is read from tracing/, so an old run says the rules it was
 # judged by. Writes RUNDIR/report.md, RUNDIR/report.html
 # (self-contained: CSS and SVGs inline, no links, opens offline) and
-# RUNDIR/plots/*.svg. Needs only jq and gnuplot.
+# RUNDIR/plots/*.svg; an audit run's summary.json .audit adds the
+# "Isolation audit" section and its heat map. Needs only jq and gnuplot.
 # The pieces, in scripts/report/: model.jq decides what the report says,
 # md.jq and html.jq how it looks; plotdata.jq writes the plots' data and
 # the *.gp scripts (over common.gp) draw them.
@@ -49,7 +50,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 qj() { jq -L "$lib" "$@"; }
 mkdir -p "$run/plots"
-rm -f "$run/plots/interruptions.svg" "$run/plots/oslat.svg" "$run/plots/refill.svg" "$run/plots/drain-cdf.svg"
+rm -f "$run/plots/interruptions.svg" "$run/plots/oslat.svg" "$run/plots/refill.svg" "$run/plots/drain-cdf.svg" \
+	"$run/plots/audit.svg"
 plots=
 
 # plot NAME VARIANTS [ASSIGNMENTS [SCRIPT]]: plots/NAME.svg from
@@ -108,6 +110,17 @@ for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
 done
 plot drain-cdf "${with# }"
 
+# (d) the isolation audit's heat map (scenario audit): triggers x variants.
+if jq -e '.audit != null' "$sum" >/dev/null; then
+	qj -r 'include "plotdata"; audit_dat("measured")' "$sum" > "$tmp/audit-measured.dat"
+	qj -r 'include "plotdata"; audit_dat("other")' "$sum" > "$tmp/audit-other.dat"
+	# gnuplot cannot plot an empty file: a cell off the grid stands in.
+	[ -s "$tmp/audit-measured.dat" ] || echo '-9 -9 1 ""' > "$tmp/audit-measured.dat"
+	[ -s "$tmp/audit-other.dat" ] || echo '-9 -9 ""' > "$tmp/audit-other.dat"
+	plot audit "$(jq -r '.audit.variants | keys_unsorted | join(" ")' "$sum")" \
+		"triggers='$(jq -r '.audit.triggers | join(" ")' "$sum")'"
+fi
+
 # report.md and report.html, from the same blocks (report/model.jq).
 status=$(cat "$run/status" 2>/dev/null || echo unknown)
 svgfile() { if [ -f "$run/plots/$1.svg" ]; then echo "$run/plots/$1.svg"; else echo /dev/null; fi; }
@@ -116,7 +129,7 @@ qj -r --arg plots "$plots" --arg run_status "$status" \
 qj -r --arg plots "$plots" --arg run_status "$status" \
 	--rawfile svg_interruptions "$(svgfile interruptions)" --rawfile svg_oslat "$(svgfile oslat)" \
 	--rawfile svg_refill "$(svgfile refill)" --rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
-	-f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
+	--rawfile svg_audit "$(svgfile audit)" -f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
 mv "$tmp/report.md" "$run/report.md"
 mv "$tmp/report.html" "$run/report.html"
 info "report: $run/report.md, $run/report.html, plots in $run/plots/"

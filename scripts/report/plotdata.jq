@@ -30,3 +30,13 @@ def cdf_dat($title):
   (.samples_us | sort) as $s | ($s | length) as $n
   | "\"latency_us\" \"\($title)\"",
     ($s | to_entries[] | "\(.value) \((.key + 1) / $n)");
+
+# audit-measured.dat and audit-other.dat from summary.json's .audit: one
+# line per cell, column (variant) and row (trigger) from 0.
+def audit_dat($which):
+  .audit as $a | ($a.variants | keys_unsorted) as $vs
+  | $a.triggers | to_entries[] | .key as $row | .value as $t
+  | $vs | to_entries[] | .key as $col
+  | $a.variants[.value].triggers[] | select(.name == $t)
+  | if .result == "MEASURED" then select($which == "measured") | "\($col) \($row) \(.interruptions) \"\(.interruptions)\""
+    else select($which == "other") | "\($col) \($row) \"\(.result)\"" end;
