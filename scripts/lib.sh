@@ -74,16 +74,16 @@ QC_SMP=4
 # say otherwise, in QC_GUEST_SMP, QC_GUEST_MEM (MB), QC_GUEST_NUMA (MB per
 # NUMA node, "" for one node) and QC_GUEST_ARGS (kernel parameters).
 # The audit's guest is bigger: a second housekeeping CPU (the last) to take
-# offline, and a second NUMA node to migrate pages to, sized so that the
-# contiguous allocation (a 1 GiB page) succeeds there: node 1 spans 2 GiB
-# to 3.25 GiB, the early boot allocations take its top, and 2-3 GiB stays
-# free, where every 1 GiB range of node 0 holds the kernel, the initramfs
-# or node 0's own early allocations. Every other scenario boots with the memory
+# offline, a second NUMA node to migrate pages to, and on it a 1 GiB
+# hugetlb CMA area, from which the contiguous allocation succeeds (a
+# 1 GiB page does not: every other 1 GiB range holds some unmovable
+# kernel page). Every other scenario boots with the memory
 # controller off: CONFIG_MEMCG is configured for the audit's memcg
 # trigger, and their page faults pay no charging.
 qc_guest_of() {
 	case $1 in
-	audit) QC_GUEST_SMP=$((QC_SMP + 1)) QC_GUEST_MEM=3328 QC_GUEST_NUMA=2048,1280 QC_GUEST_ARGS= ;;
+	audit) QC_GUEST_SMP=$((QC_SMP + 1)) QC_GUEST_MEM=3328 QC_GUEST_NUMA=2048,1280
+		QC_GUEST_ARGS="hugetlb_cma=1:1G" ;;
 	*) QC_GUEST_SMP=$QC_SMP QC_GUEST_MEM=2048 QC_GUEST_NUMA= QC_GUEST_ARGS="cgroup_disable=memory" ;;
 	esac
 }

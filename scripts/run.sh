@@ -25,7 +25,8 @@ usage: $0 [options]
                           e.g. --param rate=200, --param bench_runs=5
       --guest-script FILE run FILE in the guest (scenario "custom"); what it
                           writes in its working directory comes home
-      --timeout SECONDS   hard limit for the guest (default 300 + 3 x duration)
+      --timeout SECONDS   hard limit for the guest (default 300 + 3 x duration;
+                          audit 900)
       --no-build          use the existing build; fail if there is none
 Environment: QC_CACHE (default ~/.cache/quietcore), QC_RESULTS (default
 results/), QC_ACCEL=tcg|kvm to skip the KVM probe.
@@ -79,6 +80,8 @@ fi
 qc_check_window "$duration" "$isolated" "$smp"
 refill=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
+# The audit's window lasts as long as its triggers take (~2 min on TCG).
+[ "$scenario" != audit ] || : "${timeout:=900}"
 [ -n "$timeout" ] || timeout=$((300 + 3 * duration))
 is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 

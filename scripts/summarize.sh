@@ -256,5 +256,15 @@ jq -r '.policy as $p
 	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"
 	      + (if $s.verdict_check.exact then " exact" else " NOT exact" end)]
 	   | "  " + (if . == [] then "none in this run" else join(", ") end))' "$run/summary.json"
+# The audit's matrix: per trigger and variant, the isolated CPUs'
+# interruptions in its sub-window, what the gaps' rate gives, the top cause.
+jq -r '.audit // empty | . as $a | ($a.variants | keys_unsorted) as $vs
+	| "", "isolation audit (interruptions on the isolated CPUs in the sub-window / the gaps'"'"' rate for it, top cause above the gaps):",
+	  ($a.triggers[] as $t | "  \($t): " + ([$vs[] as $v | $a.variants[$v].triggers[] | select(.name == $t)
+	    | "\($v) " + (if .interruptions == null then .result
+	        else "\(.interruptions)/\(.expected * 10 | round / 10)"
+	          + ((.excess_by_cause // {}) | to_entries | max_by(.value) // null
+	             | if . == null then "" else " \(.key)" end)
+	          + (if .result != "MEASURED" then " (\(.result))" else "" end) end)] | join(", ")))' "$run/summary.json"
 echo
 info "summary: $run/summary.json"

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.." || exit 2
 FX=tests/fixtures/traces
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ktap_plan 26
+ktap_plan 30
 
 check() {
 	if [ "$2" = "$3" ]; then ktap_ok "$1"; else ktap_not_ok "$1"; ktap_diag "got:  $2" "want: $3"; fi
@@ -103,6 +103,23 @@ check "the baseline is the gaps: four of them, none inside a sub-window" \
 	"$(jq -r '.baseline.gaps' "$a")" 4
 check "a sub-window's count is its CPUs' counts summed" \
 	"$(jq -r '.triggers[] | select(.name == "pcp_drain") | (.interruptions == ([.cpus[].interruptions] | add))' "$a")" true
+
+# --- the report: the fixture's audit.json under .audit of a summary ----------
+r=$tmp/run
+cp -r tests/fixtures/run "$r"
+jq --slurpfile a "$a" '.run.scenario = "audit"
+	| .audit = {triggers: [$a[0].triggers[].name], variants: {wq: $a[0]}}' \
+	tests/fixtures/run/summary.json > "$r/summary.json"
+sh scripts/report.sh "$r" >"$tmp/report.out" 2>&1 || ktap_diag "report.sh failed: $(tail -n 3 "$tmp/report.out")"
+row() { grep "^| \`$1\` |" "$r/report.md"; }
+ktap_check "the report has an Isolation audit section" grep -q '^## Isolation audit$' "$r/report.md"
+ktap_check "its bh_lru row says NOT-TRIGGERED, with no count" \
+	sh -c "row() { grep '^| \`bh_lru\` |' '$r/report.md'; }; row | grep -q 'NOT-TRIGGERED' && ! row | grep -q 'gaps:'"
+check "its vmstat_refresh row has the sub-window's count beside the gaps' rate" \
+	"$(row vmstat_refresh | grep -o '| [0-9]* (gaps: [0-9.]*)' | head -n1)" \
+	"| $(jq -r '.triggers[] | select(.name == "vmstat_refresh") | .interruptions' "$a") (gaps: 0)"
+ktap_check "the heat map is an SVG in plots/ and inline in the HTML" \
+	sh -c "grep -q '<svg' '$r/plots/audit.svg' && grep -q 'Isolation audit: interruptions' '$r/report.html'"
 
 # --- audit.sh's refusals ----------------------------------------------------
 mkdir -p "$tmp/empty"

@@ -68,6 +68,7 @@ def evidence($root):
 		"no interruption charged, but \(.drain.stalls) drain_all_pages() call(s) stalled (max \(.drain.max_us | us) µs): the drain waited for an isolated CPU that never yielded; in \($all)"
 	elif .verdict == "TOO-FEW-DRAINS" then
 		"no interruption charged, but the hammer completed only \(.drain.calls // 0) drain_all_pages() calls (the policy needs ≥ \($root.policy.min_drain_calls)); in \($all)"
+	elif .verdict == "AUDIT" then "the audit scenario is judged per trigger, not by the drain rule: see the Isolation audit section"
 	elif .verdict == "NO-TRACE" then "the `\($root.run.scenario)` scenario traces no window: no interruption was counted"
 	elif .verdict == "FAILED-RUN" then "the variant's run did not finish: status \(.status | code)"
 	else "see the tables below" end;
@@ -110,7 +111,9 @@ def facts:
 		"run id: \(.run.id | code), status: \($run_status | code)",
 		"accelerator: **\(.run.accel | dash)** — \(accel_text)",
 		"kernel tree: \(.run.kernel_tree | dash) (each variant: that tree plus its series in patches/<variant>/, none for spinlock)",
-		"scenario: \(.run.scenario | dash | code), measurement window: \(.run.duration_s | dash) s",
+		"scenario: \(.run.scenario | dash | code), " + (if .run.scenario == "audit"
+			then "one window holding every trigger's sub-window and the gaps (its length is the triggers', not the duration)"
+			else "measurement window: \(.run.duration_s | dash) s" end),
 		"isolated CPUs: \(.run.isolated_cpus | dash) (oslat on \(.run.oslat_cpus | if . == "" or . == null then "none" else . end), the refill workload on \(.run.refill_cpus | if . == "" or . == null then "none" else . end)); housekeeping CPUs: \(.run.housekeeping_cpus | dash)",
 		"variants: " + ([.variants | to_entries[] | "\(.key) (\(.value.status))"] | join(", ")) + "; baseline for comparisons: \(.policy.baseline | code)"]};
 
