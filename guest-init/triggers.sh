@@ -142,7 +142,7 @@ audit_cpu_hotplug() {
 	echo 0 > /sys/devices/system/cpu/cpu$cpu/online || { echo "cpu$cpu would not go offline"; return 1; }
 	echo 1 > /sys/devices/system/cpu/cpu$cpu/online || { echo "cpu$cpu would not come back online"; return 1; }
 	echo "cpu$cpu offline, then online"
-	sh /qc/cpusets/verify.sh "$QC_HOUSEKEEPING" "$QC_ISOLATED" 2>&1 |
+	sh /qc/cpusets/verify.sh --measured "$QC_HOUSEKEEPING" "$QC_ISOLATED" 2>&1 |
 		sed -n 's/^FAIL .* pid \([0-9]*\) (\([^)]*\)).*/\1 \2/p' |
 		while read -r pid comm; do
 			echo "afterwards $comm (pid $pid) was allowed on the isolated CPUs again: re-pinned"
