@@ -11,9 +11,10 @@
  *                             on a housekeeping CPU, mprotect()s the mm's
  *                             memory for MS ms: flush_tlb_mm_range() IPIs
  *   trigger membarrier N      N x membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)
- *   trigger lru N             N x: write 64 pages to a memfd and seal it
- *                             with F_SEAL_WRITE: lru_add_drain_all()
- *                             (mm/memfd.c)
+ *   trigger lru N WRITE_CPU SEAL_CPU
+ *                             N x: write 64 pages to a memfd on WRITE_CPU,
+ *                             seal it with F_SEAL_WRITE on SEAL_CPU:
+ *                             lru_add_drain_all() (mm/memfd.c)
  *   trigger flushbufs DEV     reads 1 MiB of DEV through the page cache, then
  *                             ioctl(BLKFLSBUF): invalidate_bdev() ->
  *                             invalidate_bh_lrus() (blockdev --flushbufs)
@@ -179,33 +180,50 @@ static int membarrier(long n)
 
 /* ---- lru: memfd sealing --------------------------------------------- */
 
+static void pin_to(long cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die(1, "cannot run on CPU %ld: %s (not in this cgroup's cpuset?)", cpu, strerror(errno));
+}
+
 /*
  * F_SEAL_WRITE waits for pages with references beyond the page cache's
- * and mappings' (mm/memfd.c, memfd_wait_for_pins()); a page just written
- * sits in this CPU's LRU batch, which holds one, so the kernel first calls
- * lru_add_drain_all(): every CPU whose batch holds pages is drained.
- * (posix_fadvise(DONTNEED) reaches it too, but the guest's tinyconfig
- * has no CONFIG_ADVISE_SYSCALLS.)
+ * and mappings' (mm/memfd.c, memfd_wait_for_pins()). It drains this CPU's
+ * LRU batch first; a page still in another CPU's batch holds such a
+ * reference, so the kernel then calls lru_add_drain_all(): every CPU
+ * whose batches hold pages is drained. Hence the pages are written on
+ * WRITE_CPU and the seal is set from SEAL_CPU. (posix_fadvise(DONTNEED)
+ * reaches lru_add_drain_all() too, but the guest's tinyconfig has no
+ * CONFIG_ADVISE_SYSCALLS.)
  */
-static int lru(long n)
+static int lru(long n, long write_cpu, long seal_cpu)
 {
 	static char page[4096];
 	long i, k;
 
+	if (write_cpu == seal_cpu)
+		die(2, "lru: WRITE_CPU and SEAL_CPU are the same CPU %ld: the seal would drain the batch locally", write_cpu);
 	memset(page, 0x5a, sizeof(page));
 	for (i = 0; i < n; i++) {
 		int fd = memfd_create("qc-lru", MFD_ALLOW_SEALING);
 
 		if (fd < 0)
 			die(1, "memfd_create: %s (CONFIG_MEMFD_CREATE?)", strerror(errno));
+		pin_to(write_cpu);
 		for (k = 0; k < PAGES; k++)
 			if (write(fd, page, sizeof(page)) != sizeof(page))
 				die(1, "writing the memfd: %s", strerror(errno));
+		pin_to(seal_cpu);
 		if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE))
 			die(1, "fcntl(F_ADD_SEALS, F_SEAL_WRITE): %s", strerror(errno));
 		close(fd);
 	}
-	printf("lru: %ld memfds of %d pages sealed with F_SEAL_WRITE\n", n, PAGES);
+	printf("lru: %ld memfds of %d pages written on CPU %ld, sealed with F_SEAL_WRITE on CPU %ld\n",
+	       n, PAGES, write_cpu, seal_cpu);
 	return 0;
 }
 
@@ -260,7 +278,7 @@ static int migrate(long pid, long from, long to)
 
 static void __attribute__((noreturn)) usage(void)
 {
-	die(2, "usage: trigger tlb CPU MS CGROUP_PROCS | membarrier N | lru N | flushbufs DEV | migrate PID FROM TO");
+	die(2, "usage: trigger tlb CPU MS CGROUP_PROCS | membarrier N | lru N WRITE_CPU SEAL_CPU | flushbufs DEV | migrate PID FROM TO");
 }
 
 int main(int argc, char **argv)
@@ -272,8 +290,9 @@ int main(int argc, char **argv)
 		return tlb(number(argv[2], "CPU", 0, ncpu - 1), number(argv[3], "MS", 1, 60000), argv[4]);
 	if (!strcmp(op, "membarrier") && argc == 3)
 		return membarrier(number(argv[2], "N", 1, 1000000));
-	if (!strcmp(op, "lru") && argc == 3)
-		return lru(number(argv[2], "N", 1, 1000000));
+	if (!strcmp(op, "lru") && argc == 5)
+		return lru(number(argv[2], "N", 1, 1000000), number(argv[3], "WRITE_CPU", 0, ncpu - 1),
+			   number(argv[4], "SEAL_CPU", 0, ncpu - 1));
 	if (!strcmp(op, "flushbufs") && argc == 3)
 		return flushbufs(argv[2]);
 	if (!strcmp(op, "migrate") && argc == 5)

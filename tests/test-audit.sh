@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.." || exit 2
 FX=tests/fixtures/traces
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ktap_plan 30
+ktap_plan 31
 
 check() {
 	if [ "$2" = "$3" ]; then ktap_ok "$1"; else ktap_not_ok "$1"; ktap_diag "got:  $2" "want: $3"; fi
@@ -40,7 +40,8 @@ trigger_error "trigger tlb: 0 ms" "MS '0' is not a whole number" tlb 0 0 /sys/fs
 trigger_error "trigger tlb: no cgroup.procs file" "is not a writable cgroup.procs file" tlb 0 10 "$tmp/none/cgroup.procs"
 trigger_error "trigger tlb: a missing argument" "usage:" tlb 1 10
 trigger_error "trigger membarrier: a negative count" "N '-1' is not a whole number" membarrier -1
-trigger_error "trigger lru: a count with a unit" "N '20x' is not a whole number" lru 20x
+trigger_error "trigger lru: a count with a unit" "N '20x' is not a whole number" lru 20x 0 1
+trigger_error "trigger lru: writing and sealing on one CPU" "WRITE_CPU and SEAL_CPU are the same CPU 0" lru 20 0 0
 trigger_error "trigger flushbufs: a device that does not exist" "cannot open block device '$tmp/none'" flushbufs "$tmp/none"
 trigger_error "trigger flushbufs: a regular file" "is not a block device" flushbufs guest-init/trigger.c
 trigger_error "trigger migrate: the same node twice" "FROM and TO are the same node 0" migrate 1 0 0
