@@ -89,11 +89,12 @@ plugin_refused() {
 guest_rc=$(sed -n 's/^QC-EXIT: \([0-9]*\).*/\1/p' "$out/console.log" | tail -n1 | tr -d '\r')
 if [ -z "$guest_rc" ]; then
 	rm -f "$disk"
-	[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] || plugin_refused
+	# The guest's own death first: a plugin then refuses only as a consequence.
+	s=$(splat)
+	[ -n "$s" ] || [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] || plugin_refused
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		die "guest hung: no exit within $timeout s (last console line: $(tail -n1 "$out/console.log" | tr -d '\r' | cut -c1-160)); see $out/console.log"
 	fi
-	s=$(splat)
 	die "guest died before finishing${s:+: $s}; see $out/console.log"
 fi
 tar --no-overwrite-dir -xf "$disk" -C "$out" 2>/dev/null || { rm -f "$disk"; die "could not read the guest's results disk; see $out/console.log"; }

@@ -86,7 +86,8 @@ int ksyms_load(struct ksyms *ks, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	qsort(ks->sym, ks->n, sizeof(*ks->sym), by_addr);
-	if (!ks->end || ks->end <= ks->sym[ks->n - 1].addr)
+	/* Without _etext, the last symbol covers its own address only. */
+	if (!ks->end)
 		ks->end = ks->sym[ks->n - 1].addr + 1;
 	return 0;
 fail:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * count-loops: the guest program that checks qc-cost (tests/test-plugin.sh).
+ * count-loops: the guest program that checks qc-cost in a booted kernel
+ * (tests/test-plugin-guest.sh).
  * No libc, so every instruction between the markers is in this file and its
  * disassembly says exactly how many run.  Four windows, in this order:
  *
