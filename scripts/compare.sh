@@ -5,7 +5,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs=5 refill=auto cost_runs=5
+variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs=5 refill=auto cost_runs=5 build=yes
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
@@ -16,7 +16,8 @@ while [ $# -gt 0 ]; do
 	--debug) debug=--debug ;;
 	--bench-runs) bench_runs=$2; shift ;;
 	--cost-runs) cost_runs=$2; shift ;;
-	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--debug] [--bench-runs N (0: no allocator benchmark)] [--cost-runs N (0: no counted benchmark under the TCG plugin)]"; exit 0 ;;
+	--no-build) build=no ;;
+	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--debug] [--bench-runs N (0: no allocator benchmark)] [--cost-runs N (0: no counted benchmark under the TCG plugin)] [--no-build (use the builds there are)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
@@ -35,10 +36,12 @@ case $bench_runs in ''|*[!0-9]*) die "--bench-runs '$bench_runs' is not a number
 case $cost_runs in ''|*[!0-9]*) die "--cost-runs '$cost_runs' is not a number" ;; esac
 [ "$cost_runs" -eq 0 ] || [ "$cost_runs" -ge 2 ] || die "--cost-runs needs at least 2 runs for a t-test (or 0 to skip)"
 total=$((2 * n + 2))
+[ "$build" = yes ] || total=$((total - n))
 [ "$bench_runs" -eq 0 ] || total=$((total + n))
 [ "$cost_runs" -eq 0 ] || total=$((total + n))
 i=0
 for v in $variants; do
+	[ "$build" = yes ] || break
 	i=$((i + 1))
 	step "$i" "$total" "build $v"
 	"$QC_ROOT/scripts/build.sh" $debug "$v" >/dev/null
