@@ -51,7 +51,6 @@ welch_of() {
 	"$tmp/welch" --json "$tmp/w-$baseline" "$tmp/w-$1" 2>/dev/null || echo null
 }
 
-out='{}'
 for v in $variants; do
 	[ -f "$tmp/$v.runs" ] || continue
 	tests='{}'
@@ -61,14 +60,14 @@ for v in $variants; do
 				'.[$t][$m] = (if $w == null then null else $w | {diff_pct, t, df, p, significant} end)')
 		done
 	done
-	out=$(jq -n --argjson out "$out" --arg v "$v" --slurpfile runs "$tmp/$v.runs" \
+	jq -n --arg v "$v" --slurpfile runs "$tmp/$v.runs" \
 		--argjson tests "$tests" --argjson metrics "$metrics" --arg dir "$v-cost" '
 		def stats: length as $n | (add / $n) as $m
 			| {n: $n, mean: $m,
 			   sd: (if $n > 1 then (map((. - $m) * (. - $m)) | add / ($n - 1) | sqrt) else null end)}
 			| .cv_pct = (if .sd == null or .mean == 0 then null else 100 * .sd / .mean end);
 		$runs[0] as $r
-		| $out + {($v): {
+		| {($v): {
 			dir: $dir,
 			samples: ($r | map(del(.functions))),
 			threads: ($r | group_by(.threads) | map(. as $g | ($g[0].threads | tostring) as $t
@@ -78,6 +77,7 @@ for v in $variants; do
 			functions: ($r | group_by(.threads) | map(. as $g | length as $n
 				| {key: ($g[0].threads | tostring),
 				   value: (reduce ($g[] | .functions | to_entries[]) as $e ({}; .[$e.key] += $e.value / $n)
-				           | with_entries(select(.value >= 0.01)))}) | from_entries)}}')
+				           | with_entries(select(.value >= 0.01)))}) | from_entries)}}' > "$tmp/$v.cost"
 done
-echo "$out"
+# In run order: one object, a key per variant.
+for v in $variants; do [ ! -f "$tmp/$v.cost" ] || cat "$tmp/$v.cost"; done | jq -s add

@@ -18,10 +18,14 @@ ktap_check "bench/plugin/Makefile builds qc-cost.so and ksyms-test with gcc" \
 	make -s -f "$root/bench/plugin/Makefile" PLUGIN_OUT="$scratch" "$so" "$scratch/ksyms-test"
 
 # A map in System.map's format, out of order, with an alias pair (global
-# first whatever the order), a data symbol inside the text (ignored) and
-# _etext closing the last function.
+# first whatever the order), a function behind two section boundaries at
+# its address (as _raw_spin_trylock is in 6.1), a data symbol inside the
+# text (ignored) and _etext closing the last function.
 cat > "$scratch/System.map" <<'MAP'
 ffffffff81000200 t helper_b
+ffffffff81000280 T __cpuidle_text_end
+ffffffff81000280 T __lock_text_start
+ffffffff81000280 T _raw_spin_trylock
 ffffffff81000000 T _text
 ffffffff81000100 t __do_sys_getppid
 ffffffff81000100 T __x64_sys_getppid
@@ -29,12 +33,12 @@ ffffffff81000180 d some_data
 ffffffff81000300 T _etext
 MAP
 got=$("$scratch/ksyms-test" "$scratch/System.map" ffffffff81000000 ffffffff810000ff ffffffff81000100 \
-	ffffffff81000190 ffffffff81000200 ffffffff810002ff ffffffff81000300 ffffffff80ffffff | paste -sd' ' -)
-want="_text _text __x64_sys_getppid __x64_sys_getppid helper_b helper_b - -"
+	ffffffff81000190 ffffffff81000200 ffffffff8100027f ffffffff810002ff ffffffff81000300 ffffffff80ffffff | paste -sd' ' -)
+want="_text _text __x64_sys_getppid __x64_sys_getppid helper_b helper_b _raw_spin_trylock - -"
 if [ "$got" = "$want" ]; then
-	ktap_ok "ksyms: each address in its function, the global alias named, nothing past _etext or before _text"
+	ktap_ok "ksyms: each address in its function, a function over a section boundary, the global alias, nothing past _etext or before _text"
 else
-	ktap_not_ok "ksyms: each address in its function, the global alias named, nothing past _etext or before _text"
+	ktap_not_ok "ksyms: each address in its function, a function over a section boundary, the global alias, nothing past _etext or before _text"
 	ktap_diag "want: $want"; ktap_diag "got:  $got"
 fi
 

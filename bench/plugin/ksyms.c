@@ -18,9 +18,23 @@ static int by_addr(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
+	if (x->marker != y->marker)
+		return x->marker - y->marker;
 	if (x->local != y->local)
 		return x->local - y->local;
 	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The linker's section boundaries, which share an address with a function. */
+static int is_marker(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!strcmp(name, "_text") || !strcmp(name, "_stext") || !strcmp(name, "_etext"))
+		return 1;
+	return !strncmp(name, "__", 2) &&
+	       ((n > 6 && !strcmp(name + n - 6, "_start")) ||
+		(n > 4 && !strcmp(name + n - 4, "_end")));
 }
 
 static int is_text(char type)
@@ -67,6 +81,7 @@ int ksyms_load(struct ksyms *ks, const char *path, char *err, size_t errlen)
 		}
 		ks->sym[ks->n].addr = addr;
 		ks->sym[ks->n].local = type == 't' || type == 'w';
+		ks->sym[ks->n].marker = is_marker(name);
 		ks->sym[ks->n].line = lineno;
 		ks->sym[ks->n].name = strdup(name);
 		if (!ks->sym[ks->n].name) {

@@ -12,6 +12,7 @@
 struct ksym {
 	uint64_t addr;
 	char *name;
+	int marker;		/* a section boundary (__*_start, __*_end): sorts last */
 	int local;		/* t or w: sorts after a global alias */
 	size_t line;		/* then map order: the order is total */
 };
@@ -31,8 +32,10 @@ int ksyms_load(struct ksyms *ks, const char *path, char *err, size_t errlen);
 
 /*
  * The index of the symbol ADDR lies in, or -1 outside the kernel's text.
- * Of aliases (several names at one address, e.g. __x64_sys_getppid and
- * __do_sys_getppid) the global one is named, then the first in the map.
+ * Of aliases (several names at one address) a function is named before a
+ * section boundary (_raw_spin_trylock, not __cpuidle_text_end or
+ * __lock_text_start), a global one before a local (__x64_sys_getppid, not
+ * __do_sys_getppid), then the first in the map.
  */
 long ksyms_find(const struct ksyms *ks, uint64_t addr);
 

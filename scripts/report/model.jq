@@ -229,7 +229,7 @@ def cost:
 		   {p: "The kernel functions whose instructions per fault differ most from \($base)'s, one pft thread (no contention), mean over the runs: where each variant's pcplist protection costs or saves instructions."},
 		   {table: {head: (["function", $base] + ($others | map(. + " (Δ vs \($base))"))), align: ("l" + ("r" * (1 + ($others | length)))),
 			rows: [$rows[] | [(.f | code), (.base | rnd(1) | tostring)]
-				+ [.d[] | (if . > 0 then "+" else "" end) + (rnd(1) | tostring)]]}}
+				+ [.d[] | rnd(1) | if . == 0 then "0" elif . > 0 then "+\(.)" else tostring end]]}}
 		   end))
 	end;
 
