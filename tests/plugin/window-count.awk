@@ -11,6 +11,7 @@ function hex(s,  v, i) {
 		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 	return v
 }
+BEGIN { n = 0 }
 $0 ~ "<" from ">:$" { seen = 1; next }
 seen && !on && /xchg +%e?bx,%e?bx/ { on = 1; next }
 on && /xchg +%e?cx,%e?cx/ { done = 1; exit }
