@@ -4,13 +4,13 @@
 # that used that CPU, figures per fault with and without the spin-wait
 # functions, Welch against the baseline; and its refusals (a run with no
 # window, a window with no run, a measured run in an incomplete window, an
-# empty file). Boots nothing.
+# empty file), and the report section that renders them. Boots nothing.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-ktap_plan 8
+ktap_plan 10
 
 # win VCPU N COMPLETE KINSNS SPIN: one window line; SPIN instructions of it
 # in queued_spin_lock_slowpath (listed in spin-wait.list), the rest in
@@ -46,6 +46,18 @@ ktap_check "mean, sd, CV, and rcu against wq by Welch (+9.90 %, significant)" \
 	test "$(q '[.wq.threads["1"].kernel_insns_nospin | .mean, .sd, (.cv_pct * 1000 | round)] + [.rcu.threads["1"].kernel_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant]')" = '[101,1,990,990,true]'
 ktap_check "per-function instructions per fault, by thread count" \
 	test "$(q '.wq.functions["1"].rmqueue_bulk')" = 101
+
+# The report renders them: the fixture run's summary with this alloc_cost.
+rep=$scratch/report
+cp -r "$root/tests/fixtures/run" "$rep"
+printf '%s\n' "$out" | jq --slurpfile s "$rep/summary.json" '$s[0] + {alloc_cost: .}' > "$rep/summary.json.new" &&
+	mv "$rep/summary.json.new" "$rep/summary.json"
+"$root/scripts/report.sh" "$rep" >/dev/null 2>&1
+md=$rep/report.md
+ktap_check "report: the Instruction cost section, rcu +9.9 % vs wq without spin-wait, and its plot" \
+	sh -c "grep -q '^## Instruction cost (TCG plugin)' '$md' && grep -q '^| rcu | 1 | 3 | 111.5 ± 1 | .* | 111 ± 1 | .* | +9.9 % (p .*significant' '$md' && grep -q '<svg' '$rep/plots/alloc-cost.svg'"
+ktap_check "report: the per-function table names rmqueue_bulk, +10 per fault for rcu" \
+	grep -q '^| `rmqueue_bulk` | 101 | +10 |' "$md"
 
 refused() { expect_one_error "$1" quietcore "$2" "$root/scripts/alloc-cost.sh" "$scratch/run" "wq rcu" wq; }
 cp "$scratch/run/rcu-cost/alloc-cost.jsonl" "$scratch/good"

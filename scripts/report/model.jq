@@ -165,7 +165,7 @@ def by_cause:
 	  {p: "Summed over the isolated CPUs, inside the window; \"(N charged)\": how many of them the rule charged to the drain. Causes are named as the analyzer names them (work function, IRQ vector and its callback, timer function, task); a named drain cause is charged wherever it occurs, any other cause only when it coincided with a drain that reached the CPU."};
 
 def plots:
-	($plots | split(" ") | map(select(. != ""))) as $have
+	($plots | split(" ") | map(select(. != "")) - ["alloc-cost"]) as $have
 	| {h2: "Plots"},
 	  (if $have == [] then {p: "No plot: no variant brought back an analysis, a latency histogram or drain samples."} else empty end),
 	  ({plot: "interruptions", caption: "Interruptions per isolated CPU in the window, one bar per variant, the number of drains that reached the CPU under each bar; the hatched part was charged to the drain (what decides the verdict)."},
