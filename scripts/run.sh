@@ -15,7 +15,7 @@ usage: $0 [options]
                           oslat: a list, "none", or "auto" (default: all isolated
                           CPUs but the first in hammer and quiet, none elsewhere)
       --smp N             vCPUs (default 4)
-      --mem MB            guest memory (default 2048)
+      --mem MB            guest memory (default 2048, or what the scenario asks)
       --debug             boot the debug build (configs/debug.config)
       --run-id ID         add to an existing results/ID instead of a new run
       --tag NAME          name the result directory <variant>-NAME
@@ -30,7 +30,7 @@ results/), QC_ACCEL=tcg|kvm to skip the KVM probe.
 USAGE
 }
 
-variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=$QC_SMP mem=2048
+variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=$QC_SMP mem=
 flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -64,6 +64,13 @@ check_variant "$variant"
 [ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] ||
 	die "unknown scenario '$scenario': choose one of: $(ls "$QC_ROOT/guest-init/scenarios" | sed 's/\.sh$//' | tr '\n' ' ')"
 is_count "$smp" || die "--smp '$smp' is not a CPU count"
+# What a scenario needs of the guest is named in the scenario itself:
+# "# qc-kernel-args: ..." (stress: movablecore=, page_owner=) and
+# "# qc-guest-mem: MB" (stress: room for ZONE_MOVABLE above 2 GiB).
+scenario_file=$QC_ROOT/guest-init/scenarios/$scenario.sh
+kargs=$(sed -n 's/^# qc-kernel-args: *//p' "$scenario_file")
+[ -n "$mem" ] || mem=$(sed -n 's/^# qc-guest-mem: *//p' "$scenario_file")
+mem=${mem:-2048}
 is_count "$mem" || die "--mem '$mem' is not a size in MB"
 qc_check_window "$duration" "$isolated" "$smp"
 refill=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
@@ -96,7 +103,7 @@ accel=$("$QC_ROOT/scripts/accel.sh" "$bdir/arch/x86/boot/bzImage" "$initrd")
 info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill on $refill}, scenario $scenario, ${duration} s)"
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
-	--timeout "$timeout" --append "qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
+	--timeout "$timeout" --append "${kargs:+$kargs }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
 # A splat fails the run whatever the scenario measured.
 if ! "$QC_ROOT/scripts/splats.sh" "$out/console.log" > "$out/splats.txt"; then
 	die "kernel splat in the $label guest: $(grep -m1 -E 'WARNING:|BUG:|Oops|lock|RCU|corruption|atomic|stall|UBSAN|bad page|fault|panic' "$out/splats.txt" | tr -d '\r' | cut -c1-200) (see $out/splats.txt)"
