@@ -15,7 +15,7 @@ usage: $0 [options]
                           oslat: a list, "none", or "auto" (default: all isolated
                           CPUs but the first in hammer and quiet, none elsewhere)
       --smp N             vCPUs (default 4)
-      --mem MB            guest memory (default 2048, or what the scenario asks)
+      --mem MB            guest memory (default 2048)
       --debug             boot the debug build (configs/debug.config)
       --run-id ID         add to an existing results/ID instead of a new run
       --tag NAME          name the result directory <variant>-NAME
@@ -30,7 +30,7 @@ results/), QC_ACCEL=tcg|kvm to skip the KVM probe.
 USAGE
 }
 
-variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=$QC_SMP mem=
+variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=$QC_SMP mem=2048
 flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -64,13 +64,6 @@ check_variant "$variant"
 [ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] ||
 	die "unknown scenario '$scenario': choose one of: $(ls "$QC_ROOT/guest-init/scenarios" | sed 's/\.sh$//' | tr '\n' ' ')"
 is_count "$smp" || die "--smp '$smp' is not a CPU count"
-# What a scenario needs of the guest is named in the scenario itself:
-# "# qc-kernel-args: ..." (stress: movablecore=, page_owner=) and
-# "# qc-guest-mem: MB" (stress: room for ZONE_MOVABLE above 2 GiB).
-scenario_file=$QC_ROOT/guest-init/scenarios/$scenario.sh
-kargs=$(sed -n 's/^# qc-kernel-args: *//p' "$scenario_file")
-[ -n "$mem" ] || mem=$(sed -n 's/^# qc-guest-mem: *//p' "$scenario_file")
-mem=${mem:-2048}
 is_count "$mem" || die "--mem '$mem' is not a size in MB"
 qc_check_window "$duration" "$isolated" "$smp"
 refill=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
@@ -79,6 +72,9 @@ refill=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
 is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 
 label=$variant${flavour:+-$flavour}${tag:+-$tag}
+# Kernel parameters a scenario needs (stress: page_owner=on)
+# are named in the scenario itself, on a "# qc-kernel-args:" line.
+kargs=$(sed -n 's/^# qc-kernel-args: *//p' "$QC_ROOT/guest-init/scenarios/$scenario.sh")
 bdir=$(qc_build_dir "$variant" "$flavour")
 if [ "$build" = yes ]; then
 	"$QC_ROOT/scripts/build.sh" ${flavour:+--$flavour} "$variant" >/dev/null

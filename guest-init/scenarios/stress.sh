@@ -5,18 +5,15 @@
 # memory block (a forced drain of every CPU), allocates a gigantic page
 # (alloc_contig_range) and drives a hog through direct reclaim into the
 # OOM killer. While the hog reclaims, the series' regression checks run
-# (guest-init/series-regressions.sh): ZONE_MOVABLE emptied and onlined
-# again, and page_owner's drain through /proc/pagetypeinfo. The host
-# fails the run on any splat in the console.
-# ZONE_MOVABLE takes the top 256 MiB, two memory blocks, above the first
-# 2 GiB, so that the 1 GiB page can still come from [1 GiB, 2 GiB) of DMA32.
-# qc-kernel-args: movablecore=256M page_owner=on
-# qc-guest-mem: 2304
+# (guest-init/series-regressions.sh): a block onlined into the empty
+# ZONE_MOVABLE and offlined until the zone is empty again, three times a
+# phase (--param movable_cycles=N), and page_owner's drain through
+# /proc/pagetypeinfo. The host fails the run on any splat in the console.
+# qc-kernel-args: page_owner=on
 . /qc/guest-init/lib.sh
 . /qc/guest-init/triggers.sh
 . /qc/guest-init/series-regressions.sh
 set -e
-movable=$(qc_movable_blocks | tr '\n' ' ')
 insmod /qc/modules/qc_hammer.ko cpu="$QC_HOUSEKEEPING" ${QC_RATE:+rate_hz=$QC_RATE}
 end=$(( $(date +%s) + QC_DURATION ))
 echo "$QC_DURATION" > /sys/kernel/debug/qc_hammer/run
@@ -34,8 +31,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 		trigger_gigantic_page
 		trigger_direct_reclaim > /tmp/reclaim.txt 2>&1 &
 		reclaim=$!
-		# shellcheck disable=SC2086
-		regress_movable_cycle $movable || true
+		regress_movable_cycle "${QC_MOVABLE_CYCLES:-3}" || true
 		regress_pagetypeinfo || true
 		wait $reclaim || true
 		cat /tmp/reclaim.txt
