@@ -76,6 +76,9 @@ refill=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
 is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 
 label=$variant${flavour:+-$flavour}${tag:+-$tag}
+# Kernel parameters a scenario needs (stress: page_owner=on)
+# are named in the scenario itself, on a "# qc-kernel-args:" line.
+kargs=$(sed -n 's/^# qc-kernel-args: *//p' "$QC_ROOT/guest-init/scenarios/$scenario.sh")
 bdir=$(qc_build_dir "$variant" "$flavour")
 if [ "$build" = yes ]; then
 	"$QC_ROOT/scripts/build.sh" ${flavour:+--$flavour} "$variant" >/dev/null
@@ -107,7 +110,7 @@ fi
 info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill on $refill}, scenario $scenario, ${duration} s)"
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
-	--timeout "$timeout" ${plugin:+--plugin "$plugin"} --append "qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
+	--timeout "$timeout" ${plugin:+--plugin "$plugin"} --append "${kargs:+$kargs }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
 # A splat fails the run whatever the scenario measured.
 if ! "$QC_ROOT/scripts/splats.sh" "$out/console.log" > "$out/splats.txt"; then
 	die "kernel splat in the $label guest: $(grep -m1 -E 'WARNING:|BUG:|Oops|lock|RCU|corruption|atomic|stall|UBSAN|bad page|fault|panic' "$out/splats.txt" | tr -d '\r' | cut -c1-200) (see $out/splats.txt)"
