@@ -49,7 +49,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 qj() { jq -L "$lib" "$@"; }
 mkdir -p "$run/plots"
-rm -f "$run/plots/interruptions.svg" "$run/plots/oslat.svg" "$run/plots/refill.svg" "$run/plots/drain-cdf.svg"
+rm -f "$run/plots/interruptions.svg" "$run/plots/oslat.svg" "$run/plots/refill.svg" "$run/plots/drain-cdf.svg" \
+	"$run/plots/alloc-cost.svg"
 plots=
 
 # plot NAME VARIANTS [ASSIGNMENTS [SCRIPT]]: plots/NAME.svg from
@@ -108,6 +109,14 @@ for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
 done
 plot drain-cdf "${with# }"
 
+# (d) the allocator's counted cost, from summary.json's alloc_cost.
+with=
+for v in $(jq -r '.alloc_cost // {} | keys_unsorted[]' "$sum"); do
+	qj -r --arg v "$v" 'include "plotdata"; cost_dat($v)' "$sum" > "$tmp/alloc-cost-$v.dat"
+	with="$with $v"
+done
+plot alloc-cost "${with# }"
+
 # report.md and report.html, from the same blocks (report/model.jq).
 status=$(cat "$run/status" 2>/dev/null || echo unknown)
 svgfile() { if [ -f "$run/plots/$1.svg" ]; then echo "$run/plots/$1.svg"; else echo /dev/null; fi; }
@@ -116,6 +125,7 @@ qj -r --arg plots "$plots" --arg run_status "$status" \
 qj -r --arg plots "$plots" --arg run_status "$status" \
 	--rawfile svg_interruptions "$(svgfile interruptions)" --rawfile svg_oslat "$(svgfile oslat)" \
 	--rawfile svg_refill "$(svgfile refill)" --rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
+	--rawfile svg_alloc_cost "$(svgfile alloc-cost)" \
 	-f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
 mv "$tmp/report.md" "$run/report.md"
 mv "$tmp/report.html" "$run/report.html"
