@@ -51,7 +51,7 @@ trap 'rm -rf "$tmp"' EXIT
 qj() { jq -L "$lib" "$@"; }
 mkdir -p "$run/plots"
 rm -f "$run/plots/interruptions.svg" "$run/plots/oslat.svg" "$run/plots/refill.svg" "$run/plots/drain-cdf.svg" \
-	"$run/plots/audit.svg"
+	"$run/plots/alloc-cost.svg" "$run/plots/audit.svg"
 plots=
 
 # plot NAME VARIANTS [ASSIGNMENTS [SCRIPT]]: plots/NAME.svg from
@@ -110,7 +110,15 @@ for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
 done
 plot drain-cdf "${with# }"
 
-# (d) the isolation audit's heat map (scenario audit): triggers x variants.
+# (d) the allocator's counted cost, from summary.json's alloc_cost.
+with=
+for v in $(jq -r '.alloc_cost // {} | keys_unsorted[]' "$sum"); do
+	qj -r --arg v "$v" 'include "plotdata"; cost_dat($v)' "$sum" > "$tmp/alloc-cost-$v.dat"
+	with="$with $v"
+done
+plot alloc-cost "${with# }"
+
+# (e) the isolation audit's heat map (scenario audit): triggers x variants.
 if jq -e '.audit != null' "$sum" >/dev/null; then
 	qj -r 'include "plotdata"; audit_dat("measured")' "$sum" > "$tmp/audit-measured.dat"
 	qj -r 'include "plotdata"; audit_dat("other")' "$sum" > "$tmp/audit-other.dat"
@@ -129,7 +137,8 @@ qj -r --arg plots "$plots" --arg run_status "$status" \
 qj -r --arg plots "$plots" --arg run_status "$status" \
 	--rawfile svg_interruptions "$(svgfile interruptions)" --rawfile svg_oslat "$(svgfile oslat)" \
 	--rawfile svg_refill "$(svgfile refill)" --rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
-	--rawfile svg_audit "$(svgfile audit)" -f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
+	--rawfile svg_alloc_cost "$(svgfile alloc-cost)" --rawfile svg_audit "$(svgfile audit)" \
+	-f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
 mv "$tmp/report.md" "$run/report.md"
 mv "$tmp/report.html" "$run/report.html"
 info "report: $run/report.md, $run/report.html, plots in $run/plots/"

@@ -179,6 +179,11 @@ oslat_cpus() {
 	if [ -n "$refill" ]; then cpulist_minus "$isolated" "$refill"
 	else cpulist_expand "$isolated" | paste -sd, -; fi
 }
+# The allocator's counted cost (scenario "cost" under the TCG plugin).
+# (A file, not an argument: with its per-function tables it outgrows one.)
+"$QC_ROOT/scripts/alloc-cost.sh" "$run" "$variants" "$baseline" >"$tmp/cost.json" 2>"$tmp/cost.err" ||
+	refuse "$(sed -n 's/^quietcore: error: //p' "$tmp/cost.err" | head -n1 | grep . ||
+		echo "scripts/alloc-cost.sh failed: $(tail -n1 "$tmp/cost.err")")"
 bp=
 for v in $variants; do [ -f "$run/$v/boot-params.txt" ] && { bp=$run/$v/boot-params.txt; break; }; done
 smp=$(kv "${bp:-/dev/null}" smp)
@@ -193,13 +198,15 @@ jq -n \
 	--arg housekeeping "$(if [ -n "$isolated" ]; then housekeeping_of "$isolated" "${smp:-4}"; fi)" \
 	--argjson policy "$policy" --arg baseline "$baseline" --arg baseline_rule "$baseline_rule" \
 	--argjson alloc "$(alloc_bench)" \
+	--slurpfile cost "$tmp/cost.json" \
 	'def blank_null: if . == "" then null else . end;
 	 {run: {id: $id, accel: ($accel | blank_null // "unknown"), kernel_tree: ($tree | blank_null),
 	        scenario: $scenario, duration_s: ($duration | tonumber? // null),
 	        isolated_cpus: $isolated, refill_cpus: $refill, oslat_cpus: $oslat,
 	        housekeeping_cpus: $housekeeping},
 	  policy: ($policy + {baseline: $baseline, baseline_rule: $baseline_rule}),
-	  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end)}' \
+	  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end),
+	  alloc_cost: $cost[0]}' \
 	< /dev/null > "$tmp/top.json"
 # Variants in run.txt's order, and the continuation bound the analyzer
 # counted with (the same analyzer for every variant of one run).
