@@ -72,18 +72,19 @@ QC_SMP=4
 
 # qc_guest_of SCENARIO: the guest a scenario boots unless run.sh's options
 # say otherwise, in QC_GUEST_SMP, QC_GUEST_MEM (MB), QC_GUEST_NUMA (MB per
-# NUMA node, "" for one node) and QC_GUEST_ARGS (kernel parameters).
+# NUMA node, "" for one node) and QC_GUEST_ARGS (kernel parameters beside
+# the scenario's own "# qc-kernel-args:" line).
 # The audit's guest is bigger: a second housekeeping CPU (the last) to take
-# offline, a second NUMA node to migrate pages to, and on it a 1 GiB
-# hugetlb CMA area, from which the contiguous allocation succeeds (a
-# 1 GiB page does not: every other 1 GiB range holds some unmovable
-# kernel page). Every other scenario boots with the memory
+# offline, a second NUMA node to migrate pages to, and on it room for the
+# audit's 1 GiB hugetlb CMA area (hugetlb_cma=1:1G in its scenario), from
+# which the contiguous allocation succeeds (a 1 GiB page does not: every
+# other 1 GiB range holds some unmovable kernel page). Every other scenario
+# boots with the memory
 # controller off: CONFIG_MEMCG is configured for the audit's memcg
 # trigger, and their page faults pay no charging.
 qc_guest_of() {
 	case $1 in
-	audit) QC_GUEST_SMP=$((QC_SMP + 1)) QC_GUEST_MEM=3328 QC_GUEST_NUMA=2048,1280
-		QC_GUEST_ARGS="hugetlb_cma=1:1G" ;;
+	audit) QC_GUEST_SMP=$((QC_SMP + 1)) QC_GUEST_MEM=3328 QC_GUEST_NUMA=2048,1280 QC_GUEST_ARGS= ;;
 	*) QC_GUEST_SMP=$QC_SMP QC_GUEST_MEM=2048 QC_GUEST_NUMA= QC_GUEST_ARGS="cgroup_disable=memory" ;;
 	esac
 }

@@ -9,6 +9,9 @@
 # the same list say, per sub-window, whether the trigger's kernel path ran.
 # /results/audit.txt: one line per trigger, "<name> <status> <what it did>",
 # status ran, failed or not-implemented. Then the planted-noise self-test.
+# The contiguous allocation's CMA area, on NUMA node 1 (scripts/lib.sh,
+# qc_guest_of, sizes the nodes):
+# qc-kernel-args: hugetlb_cma=1:1G
 . /qc/guest-init/lib.sh
 . /qc/guest-init/measure.sh
 . /qc/guest-init/triggers.sh
