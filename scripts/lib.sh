@@ -96,6 +96,12 @@ qc_cost_plugin() {
 		"$QC_CACHE/plugin/qc-cost.so" >&2 || die "bench/plugin/qc-cost.so does not build"
 	echo "$QC_CACHE/plugin/qc-cost.so"
 }
+# qc_drain_reach VARIANT: "FUNCTION PER" from bench/plugin/drain-reach.list.
+qc_drain_reach() {
+	r=$(awk -v v="$1" '$1 == v { print $2, $3 }' "$QC_ROOT/bench/plugin/drain-reach.list")
+	[ -n "$r" ] || die "bench/plugin/drain-reach.list has no rule for variant '$1': add one"
+	echo "$r"
+}
 qc_system_map() {
 	m=$(qc_build_dir "$1" "${2:-}")/System.map
 	[ -f "$m" ] || die "no System.map for $1 in $(dirname "$m"): build it (scripts/build.sh $1)"

@@ -105,7 +105,8 @@ if [ "$count_cost" = yes ]; then
 	[ "$accel" = tcg ] || die "--count-cost needs TCG (the plugin counts what TCG executes): set QC_ACCEL=tcg"
 	so=$(qc_cost_plugin)
 	map=$(qc_system_map "$variant" "$flavour")
-	plugin="$so,map=$map,out=$out/$QC_COST_FILE"
+	reach=$(qc_drain_reach "$variant")
+	plugin="$so,map=$map,out=$out/$QC_COST_FILE,entry=${reach%% *}"
 fi
 info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill on $refill}, scenario $scenario, ${duration} s)"
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \

@@ -26,3 +26,29 @@ for threads in 1 2 3; do
 	taskset -c "$hk" pft -a "$cpus" -m "$mib" -r "$rounds" -n "$runs" | sed 's/}$/,"warmup":false}/' >> "$out"
 done
 qc_say "pft: $(grep -c '"warmup":false' "$out") counted runs recorded"
+
+# The drain's own cost: refill on every isolated CPU (so that the calls
+# find pages there), and the hammer with markers=1 on the housekeeping CPU,
+# so that every drain_all_pages() call is one window of the plugin on that
+# vCPU. QC_DRAIN_SECONDS (default 3) at QC_DRAIN_RATE (default 20) calls/s;
+# the hammer's own per-call wall times go to /results/drain-hammer.json, the
+# guest's zone count (for_each_zone()) to /results/drain-zones.txt.
+drain_s=${QC_DRAIN_SECONDS:-3}
+iso=$QC_ISOLATED
+qc_say "drain cost: refill on CPUs $iso, drain_all_pages() at ${QC_DRAIN_RATE:-20}/s for $drain_s s on CPU $hk"
+grep -c '^Node' /proc/zoneinfo > /results/drain-zones.txt
+refill -c "$iso" -T 20 -P 64 -D $((drain_s + 60)) -q --json /results/drain-refill.json > /results/drain-refill.txt 2>&1 &
+refill_pid=$!
+sleep 2
+insmod /qc/modules/qc_hammer.ko cpu="$hk" rate_hz="${QC_DRAIN_RATE:-20}" markers=1
+echo "$drain_s" > /sys/kernel/debug/qc_hammer/run
+waited=0
+until [ "$(cat /sys/kernel/debug/qc_hammer/state)" = done ]; do
+	sleep 1
+	waited=$((waited + 1))
+	[ "$waited" -lt $((drain_s + 60)) ] || { qc_say "the hammer did not finish"; exit 1; }
+done
+cat /sys/kernel/debug/qc_hammer/stats > /results/drain-hammer.json
+kill -INT "$refill_pid" 2>/dev/null || true
+wait "$refill_pid" || true
+qc_say "drain cost: $(grep -o '"calls":[0-9]*' /results/drain-hammer.json) calls recorded"
