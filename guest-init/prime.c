@@ -31,38 +31,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "qc-util.h"
+
 #define MAX_CPUS 1024
 
 static void usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [--kib N] [--cgroup DIR] CPULIST (e.g. 1-3 or 1,2,3)\n", prog);
 	exit(2);
-}
-
-/* Parse "1-3,5" into set[]; return -1 on a malformed list. */
-static int parse_cpulist(const char *s, char *set)
-{
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s || a < 0 || a >= MAX_CPUS)
-			return -1;
-		s = end;
-		if (*s == '-') {
-			b = strtol(++s, &end, 10);
-			if (end == s || b < a || b >= MAX_CPUS)
-				return -1;
-			s = end;
-		}
-		for (; a <= b; a++)
-			set[a] = 1;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return 0;
 }
 
 static int pin(int cpu)
@@ -132,7 +108,7 @@ static int prime_cpu(int cpu, size_t kib, const char *cgroup)
 
 int main(int argc, char **argv)
 {
-	static char set[MAX_CPUS];
+	static unsigned char set[MAX_CPUS];
 	const char *cgroup = "/sys/fs/cgroup/isolated";
 	size_t kib = 4096;
 	int i, cpu, failed = 0, any = 0;
@@ -151,7 +127,7 @@ int main(int argc, char **argv)
 			usage(argv[0]);
 		}
 	}
-	if (i != argc - 1 || parse_cpulist(argv[i], set))
+	if (i != argc - 1 || qc_cpulist_parse(argv[i], set, MAX_CPUS) < 0)
 		usage(argv[0]);
 
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {

@@ -29,7 +29,7 @@ tools="/usr/bin/oslat /usr/bin/cyclictest /usr/bin/trace-cmd"
 
 # Guest-side files from the repository: scripts, lists and C helpers.
 repo_files() {
-	cd "$QC_ROOT" && { find guest-init cpusets tracing -type f \
+	cd "$QC_ROOT" && { find guest-init cpusets tracing common -type f \
 		\( -name '*.sh' -o -name '*.list' -o -name '*.c' -o -name '*.h' -o -name init \); echo bench/pft.c; } | sort
 }
 libs() { ldd $tools | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' | sort -u; }
@@ -64,7 +64,7 @@ if [ ! -f "$base" ]; then
 	# they need nothing from the initramfs.
 	for c in "$QC_ROOT"/guest-init/*.c "$QC_ROOT"/bench/pft.c; do
 		[ -f "$c" ] || continue
-		gcc -static -O2 -Wall -Wextra -pthread -o "$stage/qc/bin/$(basename "$c" .c)" "$c" ||
+		qc_guest_cc "$stage/qc/bin/$(basename "$c" .c)" "$c" ||
 			die "guest program $c does not compile"
 	done
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$base.tmp"

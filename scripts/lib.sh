@@ -82,6 +82,16 @@ qc_check_window() {
 	done
 }
 
+# qc_guest_cc OUT SOURCE [GCC-OPTIONS...]: compile one guest program as the
+# initramfs packs it: static (the busybox initramfs has no libc), with the
+# C helper every quietcore program shares (common/qc-util.c).
+qc_guest_cc() {
+	_out=$1 _src=$2
+	shift 2
+	gcc -static -O2 -Wall -Wextra -pthread -I"$QC_ROOT/common" "$@" \
+		-o "$_out" "$_src" "$QC_ROOT/common/qc-util.c"
+}
+
 # Build directory of one variant and flavour ("" or "debug").
 qc_build_dir() { echo "$QC_CACHE/build/$1${2:+-$2}"; }
 qc_tree_dir() { echo "$QC_CACHE/trees/$1"; }
