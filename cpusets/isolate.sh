@@ -29,7 +29,8 @@
 #                               falls back to root if the kernel refuses)
 # Exit: 0 set up, 1 a step failed (message on stderr), 2 usage.
 set -u
-case $0 in */*) . "${0%/*}/lib.sh" ;; *) . ./lib.sh ;; esac
+case $0 in */*) QC_CPUSETS=${0%/*} ;; *) QC_CPUSETS=. ;; esac
+. "$QC_CPUSETS/tasks.sh"
 
 rt=keep stat_interval=300 want_prs=isolated
 usage() { echo "usage: $0 [--rt-throttle off|on|keep] [--stat-interval S] [--partition isolated|root] HOUSEKEEPING ISOLATED [RECORD]" >&2; exit 2; }

@@ -1,13 +1,12 @@
 # The isolation measurement, shared by the hammer, fifo, quiet and
 # triggers scenarios (DESIGN.md, "The isolation scenario"). Sourced after
-# lib.sh; every step writes its evidence under /results.
+# guest-lib.sh; every step writes its evidence under /results.
 #
 # Order matters: isolate first (so priming and oslat land on settled
 # CPUs), prime, then start tracing with no live reader and open the window
 # only once oslat's threads run, so its start-up (affinity changes wake
 # migration/N) stays outside what is counted.
 
-QC_HAMMER=/sys/kernel/debug/qc_hammer
 QC_OSLAT_SETTLE=${QC_OSLAT_SETTLE:-3}
 # The exposure probes of this kernel (tracing/probes/<variant>.list).
 export QC_PROBES
@@ -18,7 +17,7 @@ export QC_PROBES
 # own CPU's lists every QC_REFILL_MS, so every drain finds pages there.
 # QC_REFILL (from the host, qc.refill=) names the refill CPUs; the other
 # isolated CPUs run oslat, the pure-spin reference.
-. /qc/cpusets/lib.sh
+. /qc/guest-init/hammer.sh
 cl_mask "$QC_ISOLATED"
 qc_iso_mask=$CL_MASK
 qc_refill_mask=0
@@ -37,7 +36,10 @@ qc_isolate() {
 	qc_say "isolating CPUs $QC_ISOLATED (housekeeping $QC_HOUSEKEEPING)"
 	sh /qc/cpusets/isolate.sh "$@" "$QC_HOUSEKEEPING" "$QC_ISOLATED" /results/isolation.txt ||
 		{ qc_say "cpusets/isolate.sh failed"; return 1; }
-	if ! sh /qc/cpusets/verify.sh "$QC_HOUSEKEEPING" "$QC_ISOLATED" > /results/verify.txt 2>&1; then
+	# isolate.sh's record says which IRQs refused to move (managed ones):
+	# verify.sh reports those as info, not as a failure.
+	if ! sh /qc/cpusets/verify.sh --record /results/isolation.txt "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
+		> /results/verify.txt 2>&1; then
 		qc_say "isolation verification failed:"
 		head -n 5 /results/verify.txt > /dev/console
 		return 1
@@ -48,13 +50,8 @@ qc_isolate() {
 # to isolate.sh), load the module (its plant serves the self-test), prime.
 qc_prepare() {
 	qc_isolate "$@"
-	qc_load_hammer
+	qc_hammer_load
 	qc_prime
-}
-
-qc_load_hammer() {
-	insmod /qc/modules/qc_hammer.ko cpu="$QC_HOUSEKEEPING" ${QC_RATE:+rate_hz=$QC_RATE} ||
-		{ qc_say "cannot load qc_hammer.ko"; return 1; }
 }
 
 # Fill each isolated CPU's pcplists and keep the counts before and after.
@@ -94,7 +91,7 @@ qc_window() {
 	# oslat's start-up (mlock, thread stacks) eats primed pages: what the
 	# drains find is what the lists hold when the window opens.
 	sh /qc/guest-init/pcp-counts.sh "/results/pcp-window${name:+-$name}.json"
-	sh /qc/cpusets/verify.sh --measured "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
+	sh /qc/cpusets/verify.sh --measured --record /results/isolation.txt "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
 		> "/results/verify-window${name:+-$name}.txt" 2>&1 || qc_say "isolation check during the window failed: see verify-window.txt"
 	sh /qc/tracing/trace-mark.sh "qc: window start"
 	$start
@@ -118,9 +115,6 @@ qc_window() {
 }
 qc_window_done() { true; }
 
-qc_hammer_start() { echo "$QC_DURATION" > $QC_HAMMER/run; }
-qc_hammer_done() { [ "$(cat $QC_HAMMER/state)" = done ]; }
-
 # The rig's own sensitivity: plant a known number of interruptions on
 # isolated CPUs in a window of their own; the host's analyzer must count
 # exactly that many (scripts/analyze.sh).
@@ -139,25 +133,4 @@ qc_selftest() {
 	qc_say "self-test: planting $k work items and $k IPIs on each of CPUs $QC_ISOLATED"
 	QC_OSLAT_SETTLE=2 qc_window selftest 2 qc_plant
 }
-qc_plant() {
-	while read -r kind cpu k; do
-		echo "$kind $cpu $k" > $QC_HAMMER/plant || qc_say "planting '$kind $cpu $k' failed"
-	done < /results/selftest-planted.txt
-}
-
-# The triggers scenario's disturbance: each real trigger in turn, marked in
-# the trace, in the background on the housekeeping CPU.
-qc_triggers() {
-	. /qc/guest-init/triggers.sh
-	(
-		# A trigger that fails (the hog is OOM-killed on purpose) must not
-		# end the others: no set -e in here.
-		set +e
-		for t in memory_offline gigantic_page direct_reclaim; do
-			sh /qc/tracing/trace-mark.sh "qc: trigger $t"
-			qc_say "trigger: $t"
-			"trigger_$t"
-		done > /results/triggers.txt 2>&1
-		touch /tmp/triggers.done
-	) &
-}
+qc_plant() { qc_hammer_plant /results/selftest-planted.txt; }

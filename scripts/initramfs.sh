@@ -1,7 +1,7 @@
 #!/bin/sh
 # initramfs.sh [--build DIR] [--extra FILE] OUT: write the guest initramfs.
 #
-# The shared part (busybox-static, oslat, cyclictest, trace-cmd and the
+# The shared part (busybox-static, oslat, trace-cmd and the
 # libraries ldd finds for them, guest-init/, cpusets/, tracing/ and the
 # guest helpers compiled from guest-init/*.c) is cached by the hash of its
 # inputs and rebuilt only when one changes. The per-run part (the variant's
@@ -22,10 +22,10 @@ done
 [ $# -eq 1 ] || die "usage: $0 [--build DIR] [--extra FILE] OUT"
 out=$1
 need_cmd cpio gcc sha256sum ldd
-for b in /bin/busybox /usr/bin/oslat /usr/bin/cyclictest /usr/bin/trace-cmd; do
+for b in /bin/busybox /usr/bin/oslat /usr/bin/trace-cmd; do
 	[ -x "$b" ] || die "$b is missing: run 'sudo make setup'"
 done
-tools="/usr/bin/oslat /usr/bin/cyclictest /usr/bin/trace-cmd"
+tools="/usr/bin/oslat /usr/bin/trace-cmd"
 
 # Guest-side files from the repository: scripts, lists and C helpers.
 repo_files() {

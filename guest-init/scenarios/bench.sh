@@ -2,7 +2,7 @@
 # and frees anonymous memory on two CPUs at once; one warm-up run, then
 # QC_BENCH_RUNS (default 5) measured runs, one JSON line each, in
 # /results/pft.jsonl. No isolation, no tracing: only the allocator's speed.
-. /qc/guest-init/lib.sh
+. /qc/guest-init/guest-lib.sh
 set -e
 runs=${QC_BENCH_RUNS:-5}
 # Two threads on CPUs 0-1: no more busy vCPUs than this machine's 2 host

@@ -5,12 +5,13 @@
 # memory block (a forced drain of every CPU), allocates a gigantic page
 # (alloc_contig_range) and drives a hog through direct reclaim into the
 # OOM killer. The host fails the run on any splat in the console.
-. /qc/guest-init/lib.sh
-. /qc/guest-init/triggers.sh
+. /qc/guest-init/guest-lib.sh
+. /qc/guest-init/drain-triggers.sh
+. /qc/guest-init/hammer.sh
 set -e
-insmod /qc/modules/qc_hammer.ko cpu="$QC_HOUSEKEEPING" ${QC_RATE:+rate_hz=$QC_RATE}
+qc_hammer_load
 end=$(( $(date +%s) + QC_DURATION ))
-echo "$QC_DURATION" > /sys/kernel/debug/qc_hammer/run
+qc_hammer_start
 qc_say "stress: drains at ${QC_RATE:-100}/s + allocation load on every CPU for $QC_DURATION s"
 (
 	while [ "$(date +%s)" -lt "$end" ]; do pft -r 2 -m 8 > /dev/null || true; done
@@ -28,8 +29,6 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	qc_say "stress: phase $phase done, $(( end - $(date +%s) )) s left"
 done
 wait $load || true
-n=0
-while [ "$(cat /sys/kernel/debug/qc_hammer/state)" = running ] && [ $n -lt 30 ]; do sleep 1; n=$((n + 1)); done
-cat /sys/kernel/debug/qc_hammer/stats > /results/hammer.json
+qc_hammer_finish /results/hammer.json 30
 grep -E '^(allocstall|pgscan_direct|oom_kill|compact_stall)' /proc/vmstat > /results/vmstat-pressure.txt
 qc_say "stress: $(grep -c '^phase' /results/stress-phases.txt) phases, $(grep -c 'offline/online: memory' /results/stress-phases.txt) memory offline/online, $(grep -o '"calls":[0-9]*' /results/hammer.json)"

@@ -4,11 +4,29 @@
 #   2. a gigantic (1 GiB) page allocation (alloc_contig_range drains);
 #   3. direct reclaim under pressure: a hog that ends in the OOM killer.
 # Each phase is marked in the trace; /results/triggers.txt says what ran.
-. /qc/guest-init/lib.sh
+. /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh
+. /qc/guest-init/drain-triggers.sh
 set -e
 qc_isolate
 qc_prime
+
+# The disturbance: each real trigger in turn, marked in the trace, in the
+# background on the housekeeping CPU.
+qc_triggers() {
+	(
+		# A trigger that fails (the hog is OOM-killed on purpose) must not
+		# end the others: no set -e in here.
+		set +e
+		for t in memory_offline gigantic_page direct_reclaim; do
+			sh /qc/tracing/trace-mark.sh "qc: trigger $t"
+			qc_say "trigger: $t"
+			"trigger_$t"
+		done > /results/triggers.txt 2>&1
+		touch /tmp/triggers.done
+	) &
+}
+
 # Driving 2 GiB of faults into the OOM killer takes a while under TCG:
 # the window stays open until every trigger has run, at most 120 s more.
 qc_window_done() { [ -f /tmp/triggers.done ]; }
