@@ -2,6 +2,8 @@
 # console progress line, a window's countdown, the kernel's own facts.
 # Sourcing it brings the guest's CPU-list helper (cpulist.sh) too.
 . /qc/guest-init/cpulist.sh
+# Every result file's name and every qc.* parameter (the results contract).
+. /qc/guest-init/contract.sh
 
 # qc_say MSG: a progress line on the console, which the host shows.
 qc_say() { echo "QC: $*" > /dev/console; }

@@ -34,14 +34,14 @@ QC_OSLAT_CPUS=$CL_LIST
 
 qc_isolate() {
 	qc_say "isolating CPUs $QC_ISOLATED (housekeeping $QC_HOUSEKEEPING)"
-	sh /qc/cpusets/isolate.sh "$@" "$QC_HOUSEKEEPING" "$QC_ISOLATED" /results/isolation.txt ||
+	sh /qc/cpusets/isolate.sh "$@" "$QC_HOUSEKEEPING" "$QC_ISOLATED" "/results/$QC_ISOLATION" ||
 		{ qc_say "cpusets/isolate.sh failed"; return 1; }
 	# isolate.sh's record says which IRQs refused to move (managed ones):
 	# verify.sh reports those as info, not as a failure.
-	if ! sh /qc/cpusets/verify.sh --record /results/isolation.txt "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
-		> /results/verify.txt 2>&1; then
+	if ! sh /qc/cpusets/verify.sh --record "/results/$QC_ISOLATION" "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
+		> "/results/$QC_VERIFY" 2>&1; then
 		qc_say "isolation verification failed:"
-		head -n 5 /results/verify.txt > /dev/console
+		head -n 5 "/results/$QC_VERIFY" > /dev/console
 		return 1
 	fi
 }
@@ -56,10 +56,10 @@ qc_prepare() {
 
 # Fill each isolated CPU's pcplists and keep the counts before and after.
 qc_prime() {
-	sh /qc/guest-init/pcp-counts.sh /results/pcp-before.json
-	prime "$QC_ISOLATED" > /results/prime.txt 2>&1 || { qc_say "priming failed"; return 1; }
-	sh /qc/guest-init/pcp-counts.sh /results/pcp-primed.json
-	qc_say "pcp pages after priming: $(tr -d '\n ' < /results/pcp-primed.json)"
+	sh /qc/guest-init/pcp-counts.sh "/results/$QC_PCP_BEFORE"
+	prime "$QC_ISOLATED" > "/results/$QC_PRIME" 2>&1 || { qc_say "priming failed"; return 1; }
+	sh /qc/guest-init/pcp-counts.sh "/results/$QC_PCP_PRIMED"
+	qc_say "pcp pages after priming: $(tr -d '\n ' < "/results/$QC_PCP_PRIMED")"
 }
 
 # qc_window NAME SECONDS START_CMD [OSLAT_ARGS...]: trace one window of
@@ -78,21 +78,22 @@ qc_window() {
 	limit=$((secs + QC_OSLAT_SETTLE + ${QC_WINDOW_GRACE:-10} + 15))
 	sh /qc/cpusets/enter-isolated.sh -- oslat -c "${QC_OSLAT_WORKERS:-$QC_OSLAT_CPUS}" -C "$first" \
 		-D "$limit" -q "$@" \
-		--json="/results/oslat${name:+-$name}.json" > "/results/oslat${name:+-$name}.txt" 2>&1 &
+		--json="/results/$(qc_window_file oslat "$name" json)" > "/results/$(qc_window_file oslat "$name" txt)" 2>&1 &
 	oslat_pid=$!
 	refill_pid=
 	if [ -n "$QC_REFILL_CPUS" ]; then
 		sh /qc/cpusets/enter-isolated.sh -- refill -c "$QC_REFILL_CPUS" \
 			-T "${QC_REFILL_MS:-20}" -P "${QC_REFILL_PAGES:-64}" -D "$limit" -q \
-			--json "/results/refill${name:+-$name}.json" > "/results/refill${name:+-$name}.txt" 2>&1 &
+			--json "/results/$(qc_window_file refill "$name" json)" > "/results/$(qc_window_file refill "$name" txt)" 2>&1 &
 		refill_pid=$!
 	fi
 	sleep "$QC_OSLAT_SETTLE"
 	# oslat's start-up (mlock, thread stacks) eats primed pages: what the
 	# drains find is what the lists hold when the window opens.
-	sh /qc/guest-init/pcp-counts.sh "/results/pcp-window${name:+-$name}.json"
+	sh /qc/guest-init/pcp-counts.sh "/results/$(qc_window_file pcp-window "$name" json)"
 	sh /qc/cpusets/verify.sh --measured --record /results/isolation.txt "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
-		> "/results/verify-window${name:+-$name}.txt" 2>&1 || qc_say "isolation check during the window failed: see verify-window.txt"
+		> "/results/$(qc_window_file verify-window "$name" txt)" 2>&1 ||
+		qc_say "isolation check during the window failed: see $(qc_window_file verify-window "$name" txt)"
 	sh /qc/tracing/trace-mark.sh "qc: window start"
 	$start
 	qc_wait_progress "$secs" "${name:-window}"
@@ -108,9 +109,9 @@ qc_window() {
 	wait "$oslat_pid" || qc_say "oslat exited with $?"
 	if [ -n "$refill_pid" ]; then
 		kill -INT "$refill_pid" 2>/dev/null || true
-		wait "$refill_pid" || { qc_say "refill exited with $?: $(tail -n1 "/results/refill${name:+-$name}.txt")"; return 1; }
+		wait "$refill_pid" || { qc_say "refill exited with $?: $(tail -n1 "/results/$(qc_window_file refill "$name" txt)")"; return 1; }
 	fi
-	sh /qc/tracing/trace-stop.sh "/results/trace${name:+-$name}.dat" ||
+	sh /qc/tracing/trace-stop.sh "/results/$(qc_window_file trace "$name" dat)" ||
 		{ qc_say "trace-stop failed"; return 1; }
 }
 qc_window_done() { true; }
@@ -122,15 +123,16 @@ qc_selftest() {
 	k=${QC_PLANT:-5}
 	cl_mask "$QC_ISOLATED"
 	c=0
-	: > /results/selftest-planted.txt
+	planted=/results/$QC_PLANTED
+	: > "$planted"
 	while [ $((CL_MASK >> c)) -ne 0 ]; do
 		if [ $((CL_MASK >> c & 1)) -eq 1 ]; then
-			echo "work $c $k" >> /results/selftest-planted.txt
-			echo "ipi $c $k" >> /results/selftest-planted.txt
+			echo "work $c $k" >> "$planted"
+			echo "ipi $c $k" >> "$planted"
 		fi
 		c=$((c + 1))
 	done
 	qc_say "self-test: planting $k work items and $k IPIs on each of CPUs $QC_ISOLATED"
-	QC_OSLAT_SETTLE=2 qc_window selftest 2 qc_plant
+	QC_OSLAT_SETTLE=2 qc_window "$QC_WINDOW_SELFTEST" 2 qc_plant
 }
-qc_plant() { qc_hammer_plant /results/selftest-planted.txt; }
+qc_plant() { qc_hammer_plant "/results/$QC_PLANTED"; }

@@ -31,7 +31,7 @@ rm -f "$run/summary.json.tmp"
 kv() { sed -n "s/^$2: *//p" "$1" 2>/dev/null | head -n1 | sed 's/[[:space:]]*$//'; }
 
 # --- the policy and the lists it names -------------------------------------
-policy_file=${QC_VERDICT_POLICY:-$QC_ROOT/tracing/verdict-policy.json}
+policy_file=$QC_POLICY
 [ -f "$policy_file" ] ||
 	refuse "the verdict policy $policy_file is missing: restore it (git checkout tracing/verdict-policy.json)"
 jq -e '(.drain_causes_file | type == "string")
@@ -41,7 +41,7 @@ jq -e '(.drain_causes_file | type == "string")
 	and (.exposure_scenarios | type == "array") and (.baseline | type == "string")' \
 	"$policy_file" >/dev/null 2>&1 ||
 	refuse "$policy_file is not a verdict policy (needs drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, coincidence_margin.factor and .plus, exposure_scenarios, baseline): restore it from git"
-causes_file=${QC_DRAIN_CAUSES:-$QC_ROOT/$(jq -r .drain_causes_file "$policy_file")}
+causes_file=$(qc_drain_causes_file) || exit 1
 
 # drain_causes: the list's patterns as a JSON array, read as qc-analyze
 # reads them (blanks trimmed, '#' lines and empty lines dropped), so that
@@ -78,6 +78,40 @@ fi
 scenario=$(kv "$run/run.txt" scenario)
 variants=$(kv "$run/run.txt" variants)
 [ -n "$variants" ] || refuse "$run/run.txt names no variants (its 'variants:' line is empty or missing)"
+
+# The guests this run actually has: every directory but plots/, named
+# VARIANT[-FLAVOUR][-TAG] by qc_label (guest-init/contract.sh). Those tagged bench measured the
+# allocator; the others are judged, in run.txt's variant order, and a
+# variant of run.txt with no judged guest at all is a failed one.
+variant_of() {
+	for _v in $(qc_variants); do
+		case $1 in "$_v"|"$_v"-*) echo "$_v"; return 0 ;; esac
+	done
+	return 1
+}
+is_bench() { case $1 in *-"$QC_TAG_BENCH") return 0 ;; esac; return 1; }
+guests=
+for d in "$run"/*/; do
+	g=$(basename "$d")
+	[ -d "$run/$g" ] && [ "$g" != "$QC_PLOTS" ] || continue
+	variant_of "$g" >/dev/null ||
+		refuse "$run/$g is not the directory of a variant in patches/series ($(qc_variants | tr '\n' ' ')): move it out of the run"
+	guests="$guests $g"
+done
+judged= bench_guests=
+for v in $variants; do
+	found=
+	for g in $guests; do
+		[ "$(variant_of "$g")" = "$v" ] || continue
+		if is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g" found=yes; fi
+	done
+	[ -n "$found" ] || judged="$judged $v"
+done
+for g in $guests; do
+	case " $judged $bench_guests " in *" $g "*) ;; *)
+		if is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g"; fi ;;
+	esac
+done
 cpus_json() { if [ -n "$1" ]; then cpulist_expand "$1" | jq -R . | jq -sc .; else echo '[]'; fi; }
 iso_json=$(cpus_json "$isolated")
 refill_json=$(cpus_json "$refill")
@@ -101,12 +135,13 @@ trap 'rm -rf "$tmp"' EXIT
 # directory (a variant listed in run.txt without one is a failed run).
 judge_variant() {
 	name=$1 d=$run/$1
-	status=$(cat "$d/status" 2>/dev/null || echo missing)
+	status=$(cat "$d/$QC_STATUS" 2>/dev/null || echo missing)
 	[ "$status" != ok ] || check_run_inputs
 	set --
-	for spec in oslat_f:oslat refill_f:refill analysis_f:analysis quiet_f:analysis-quiet \
-	            hammer_f:hammer primed_f:pcp-window selftest_f:selftest stc_f:selftest-charged; do
-		f=$d/${spec#*:}.json
+	for spec in oslat_f:oslat.json refill_f:refill.json analysis_f:$QC_ANALYSIS.json \
+	            quiet_f:$QC_ANALYSIS-$QC_WINDOW_QUIET.json hammer_f:$QC_HAMMER_JSON \
+	            primed_f:pcp-window.json selftest_f:$QC_SELFTEST_JSON stc_f:$QC_SELFTEST_CHARGED.json; do
+		f=$d/${spec#*:}
 		[ -f "$f" ] || f=/dev/null
 		set -- "$@" --rawfile "${spec%%:*}" "$f"
 	done
@@ -125,10 +160,10 @@ alloc_bench() {
 	b=$tmp/bench
 	mkdir -p "$b"
 	out='{}'
-	for v in $variants; do
-		f=$run/$v-bench/pft.jsonl
+	for g in $bench_guests; do
+		f=$run/$g/$QC_PFT
 		[ -s "$f" ] || continue
-		jq -r .faults_per_sec "$f" > "$b/$v"
+		jq -r .faults_per_sec "$f" > "$b/$(variant_of "$g")"
 	done
 	if [ -n "$(ls "$b")" ]; then
 		make -s -f "$QC_ROOT/bench/Makefile" BENCH_OUT="$tmp" "$tmp/welch" >/dev/null ||
@@ -161,14 +196,14 @@ alloc_bench() {
 causes_name=${causes_file#"$QC_ROOT"/}
 policy=$(jq -c --arg causes "$causes_name" --arg file "${policy_file#"$QC_ROOT"/}" \
 	'{file: $file} + . + {drain_causes_file: $causes, drain_causes: []} | del(.about)' "$policy_file")
-for v in $variants; do
-	if [ "$(cat "$run/$v/status" 2>/dev/null)" = ok ]; then check_run_inputs; break; fi
+for g in $judged; do
+	if [ "$(cat "$run/$g/$QC_STATUS" 2>/dev/null)" = ok ]; then check_run_inputs; break; fi
 done
 [ "$run_inputs_checked" = no ] ||
 	policy=$(echo "$policy" | jq -c --argjson dc "$(drain_causes)" '.drain_causes = $dc')
-for v in $variants; do
-	judge_variant "$v"
-	reason=$(jq -r '.refuse // empty' "$tmp/v-$v.json")
+for g in $judged; do
+	judge_variant "$g"
+	reason=$(jq -r '.refuse // empty' "$tmp/v-$g.json")
 	[ -z "$reason" ] || refuse "$reason"
 done
 
@@ -179,7 +214,7 @@ oslat_cpus() {
 	else cpulist_expand "$isolated" | paste -sd, -; fi
 }
 bp=
-for v in $variants; do [ -f "$run/$v/boot-params.txt" ] && { bp=$run/$v/boot-params.txt; break; }; done
+for g in $judged; do [ -f "$run/$g/$QC_BOOT_PARAMS" ] && { bp=$run/$g/$QC_BOOT_PARAMS; break; }; done
 smp=$(kv "${bp:-/dev/null}" smp)
 jq -n \
 	--arg id "$(kv "$run/run.txt" id)" \
@@ -202,12 +237,12 @@ jq -n \
 	< /dev/null > "$tmp/top.json"
 # Variants in run.txt's order, and the continuation bound the analyzer
 # counted with (the same analyzer for every variant of one run).
-for v in $variants; do
-	jq -c --arg v "$v" '{($v): .summary}' "$tmp/v-$v.json"
+for g in $judged; do
+	jq -c --arg v "$g" '{($v): .summary}' "$tmp/v-$g.json"
 done > "$tmp/variants.jsonl"
 cont=null
-for v in $variants; do
-	f=$run/$v/analysis.json
+for g in $judged; do
+	f=$run/$g/$QC_ANALYSIS.json
 	[ -f "$f" ] || continue
 	cont=$(jq '.policy.continuation_ns // null' "$f" 2>/dev/null || echo null)
 	[ "$cont" = null ] || break

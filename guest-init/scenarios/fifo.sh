@@ -16,6 +16,6 @@ qc_prepare --rt-throttle off
 qc_window_done() { qc_hammer_done; }
 qc_window "" "$QC_DURATION" qc_hammer_start --rtprio 1
 # A stalled drain finishes once oslat has gone; give it a bounded time.
-qc_hammer_finish /results/hammer.json 30
-sh /qc/guest-init/pcp-counts.sh /results/pcp-after.json
+qc_hammer_finish "/results/$QC_HAMMER_JSON" 30
+sh /qc/guest-init/pcp-counts.sh "/results/$QC_PCP_AFTER"
 qc_selftest

@@ -6,5 +6,5 @@
 set -e
 qc_prepare
 qc_window "" "$QC_DURATION" true
-sh /qc/guest-init/pcp-counts.sh /results/pcp-after.json
+sh /qc/guest-init/pcp-counts.sh "/results/$QC_PCP_AFTER"
 qc_selftest

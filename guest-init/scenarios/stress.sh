@@ -25,10 +25,10 @@ while [ "$(date +%s)" -lt "$end" ]; do
 		trigger_memory_offline
 		trigger_gigantic_page
 		trigger_direct_reclaim
-	} >> /results/stress-phases.txt 2>&1 || true
+	} >> "/results/$QC_STRESS_PHASES" 2>&1 || true
 	qc_say "stress: phase $phase done, $(( end - $(date +%s) )) s left"
 done
 wait $load || true
-qc_hammer_finish /results/hammer.json 30
-grep -E '^(allocstall|pgscan_direct|oom_kill|compact_stall)' /proc/vmstat > /results/vmstat-pressure.txt
-qc_say "stress: $(grep -c '^phase' /results/stress-phases.txt) phases, $(grep -c 'offline/online: memory' /results/stress-phases.txt) memory offline/online, $(grep -o '"calls":[0-9]*' /results/hammer.json)"
+qc_hammer_finish "/results/$QC_HAMMER_JSON" 30
+grep -E '^(allocstall|pgscan_direct|oom_kill|compact_stall)' /proc/vmstat > "/results/$QC_VMSTAT_PRESSURE"
+qc_say "stress: $(grep -c '^phase' "/results/$QC_STRESS_PHASES") phases, $(grep -c 'offline/online: memory' "/results/$QC_STRESS_PHASES") memory offline/online, $(grep -o '"calls":[0-9]*' "/results/$QC_HAMMER_JSON")"

@@ -3,7 +3,7 @@
 #   1. a memory block offline/online (zone_pcp_disable: a forced drain);
 #   2. a gigantic (1 GiB) page allocation (alloc_contig_range drains);
 #   3. direct reclaim under pressure: a hog that ends in the OOM killer.
-# Each phase is marked in the trace; /results/triggers.txt says what ran.
+# Each phase is marked in the trace; "/results/$QC_TRIGGERS" says what ran.
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh
 . /qc/guest-init/drain-triggers.sh
@@ -22,7 +22,7 @@ qc_triggers() {
 			sh /qc/tracing/trace-mark.sh "qc: trigger $t"
 			qc_say "trigger: $t"
 			"trigger_$t"
-		done > /results/triggers.txt 2>&1
+		done > "/results/$QC_TRIGGERS" 2>&1
 		touch /tmp/triggers.done
 	) &
 }
@@ -32,4 +32,4 @@ qc_triggers() {
 qc_window_done() { [ -f /tmp/triggers.done ]; }
 QC_WINDOW_GRACE=120
 qc_window "" "$QC_DURATION" qc_triggers
-sh /qc/guest-init/pcp-counts.sh /results/pcp-after.json
+sh /qc/guest-init/pcp-counts.sh "/results/$QC_PCP_AFTER"
