@@ -10,6 +10,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 
+ktap_require qemu-system-x86_64 gcc make jq cpio
 ktap_plan 9
 if out=$("$root/scripts/run.sh" -V spinlock -s oslat -d 10 -c 1-3 2>"$scratch/log"); then
 	ktap_ok "spinlock guest booted and ran oslat for 10 s"

@@ -43,6 +43,7 @@ sh /qc/cpusets/isolate.sh --rt-throttle off $HK $ISO isolation-fifo.txt > /dev/n
 c rt_runtime "$(cat /proc/sys/kernel/sched_rt_runtime_us)"
 GUEST
 
+ktap_require qemu-system-x86_64 gcc make jq cpio
 ktap_plan 16
 if out=$("$root/scripts/run.sh" -V spinlock --no-build -d 5 --guest-script "$scratch/guest.sh" 2>"$scratch/log"); then
 	ktap_ok "guest ran the cpusets checks"

@@ -15,6 +15,7 @@ report=$root/scripts/report.sh
 run=$scratch/run
 cp -r "$root/tests/fixtures/run" "$run"
 
+ktap_require jq gnuplot
 ktap_plan 31
 
 ktap_check "report.sh renders the three-variant fixture" sh -c "'$report' '$run' 2>'$scratch/err'"

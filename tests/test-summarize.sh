@@ -62,6 +62,7 @@ refused() {
 	fi
 }
 
+ktap_require jq gcc make gnuplot
 ktap_plan 47
 
 # --- the fixture as committed ---------------------------------------------
