@@ -2,9 +2,9 @@
 # isolate.sh [options] HOUSEKEEPING ISOLATED [RECORD]
 #   e.g. isolate.sh 0 1-3 /results/isolation.txt
 #
-# Keep housekeeping work off the isolated CPUs (DESIGN.md, "The isolation
-# scenario", step 2), as tuned's cpu-partitioning / realtime profiles do,
-# but with cgroup v2 cpuset partitions instead of systemd:
+# Keep housekeeping work off the isolated CPUs (docs/design.md, step 2),
+# as tuned's cpu-partitioning / realtime profiles do, but with cgroup v2
+# cpuset partitions instead of systemd:
 #
 #   /sys/fs/cgroup/housekeeping   cpuset.cpus=HOUSEKEEPING; every user task
 #   /sys/fs/cgroup/isolated       cpuset.cpus=ISOLATED, partition "isolated"

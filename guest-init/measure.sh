@@ -1,5 +1,5 @@
 # The isolation measurement, shared by the hammer, fifo, quiet and
-# triggers scenarios (DESIGN.md, "The isolation scenario"). Sourced after
+# triggers scenarios (docs/design.md, "The measurement, step by step"). Sourced after
 # guest-lib.sh; every step writes its evidence under /results.
 #
 # Order matters: isolate first (so priming and oslat land on settled

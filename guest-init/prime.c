@@ -6,7 +6,7 @@
  *
  * A non-forced drain_all_pages() skips CPUs whose pcplists are empty, so an
  * isolated CPU must hold pages there before a run can show anything
- * (DESIGN.md, step 3). For each CPU, one child process pins itself there,
+ * (docs/design.md, step 3). For each CPU, one child process pins itself there,
  * faults in N KiB of anonymous memory (default 4096) and unmaps it: each
  * freed order-0 page goes to that CPU's pcplist until pcp->high, and the
  * excess goes back to the buddy allocator in batches. The child then exits
