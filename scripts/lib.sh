@@ -162,7 +162,7 @@ qc_status_begin() {
 # ran the refill workload (empty: none; the others ran oslat).
 qc_run_txt() {
 	printf 'id: %s\nvariants: %s\nscenario: %s\nduration_s: %s\nisolated: %s\nrefill: %s\n' \
-		"$(basename "$1")" "$2" "$3" "$4" "$5" "${6:-}" > "$1/run.txt"
+		"$(basename "$1")" "$2" "$3" "$4" "$5" "${6:-}" > "$1/$QC_RUN_TXT"
 }
 
 # cpulist_minus A B: the CPUs of list A not in list B, as a list ("" if none).

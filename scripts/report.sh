@@ -23,7 +23,7 @@ case ${1:-} in
 esac
 [ $# -eq 1 ] || die "one run directory only, got $#: usage: report.sh RUNDIR"
 run=${1%/}
-sum=$run/summary.json
+sum=$run/$QC_SUMMARY
 [ -d "$run" ] || die "'$run' is not a directory: give a results/<run-id>/ directory"
 [ -f "$sum" ] || die "'$run' has no summary.json: run scripts/summarize.sh $run first"
 need_cmd jq gnuplot
@@ -48,8 +48,9 @@ jq -e '(.policy | type == "object")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 qj() { jq -L "$lib" "$@"; }
-mkdir -p "$run/plots"
-rm -f "$run/plots/interruptions.svg" "$run/plots/oslat.svg" "$run/plots/refill.svg" "$run/plots/drain-cdf.svg"
+plots_dir=$run/$QC_PLOTS
+mkdir -p "$plots_dir"
+rm -f "$plots_dir/interruptions.svg" "$plots_dir/oslat.svg" "$plots_dir/refill.svg" "$plots_dir/drain-cdf.svg"
 plots=
 
 # plot NAME VARIANTS [ASSIGNMENTS [SCRIPT]]: plots/NAME.svg from
@@ -61,7 +62,7 @@ plot() {
 	gnuplot -e "lib='$lib'; dir='$tmp'; out='$tmp/$1.svg'; variants='$2'; ${3:-}" \
 		"$lib/$gp.gp" 2>"$tmp/$1.err" ||
 		die "gnuplot failed on $gp.gp: $(grep -v '^ *$' "$tmp/$1.err" | tail -n1)"
-	mv "$tmp/$1.svg" "$run/plots/$1.svg"
+	mv "$tmp/$1.svg" "$plots_dir/$1.svg"
 	plots="$plots $1"
 }
 
@@ -99,7 +100,7 @@ latency_plot refill "$(jq -r '.run.refill_cpus // "?"' "$sum")"
 
 with=
 for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
-	f=$run/$v/hammer.json
+	f=$run/$v/$QC_HAMMER_JSON
 	jq -e '.samples_us | length > 0' "$f" >/dev/null 2>&1 || continue
 	title=$(jq -r --arg v "$v" 'if (.samples_us | length) < .calls
 		then "\($v) (\(.samples_us | length)/\(.calls) calls sampled)" else "\($v) (\(.calls) calls)" end' "$f")
@@ -109,14 +110,14 @@ done
 plot drain-cdf "${with# }"
 
 # report.md and report.html, from the same blocks (report/model.jq).
-status=$(cat "$run/status" 2>/dev/null || echo unknown)
-svgfile() { if [ -f "$run/plots/$1.svg" ]; then echo "$run/plots/$1.svg"; else echo /dev/null; fi; }
+status=$(cat "$run/$QC_STATUS" 2>/dev/null || echo unknown)
+svgfile() { if [ -f "$plots_dir/$1.svg" ]; then echo "$plots_dir/$1.svg"; else echo /dev/null; fi; }
 qj -r --arg plots "$plots" --arg run_status "$status" \
 	-f "$lib/md.jq" "$sum" > "$tmp/report.md" || die "rendering report.md failed (see the jq error above)"
 qj -r --arg plots "$plots" --arg run_status "$status" \
 	--rawfile svg_interruptions "$(svgfile interruptions)" --rawfile svg_oslat "$(svgfile oslat)" \
 	--rawfile svg_refill "$(svgfile refill)" --rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
 	-f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
-mv "$tmp/report.md" "$run/report.md"
-mv "$tmp/report.html" "$run/report.html"
-info "report: $run/report.md, $run/report.html, plots in $run/plots/"
+mv "$tmp/report.md" "$run/$QC_REPORT_MD"
+mv "$tmp/report.html" "$run/$QC_REPORT_HTML"
+info "report: $run/$QC_REPORT_MD, $run/$QC_REPORT_HTML, plots in $plots_dir/"

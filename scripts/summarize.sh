@@ -17,17 +17,18 @@ set -eu
 need_cmd jq
 run=${1:?usage: summarize.sh RUNDIR}
 run=${run%/}
-[ -f "$run/run.txt" ] || die "$run is not a quietcore run directory (no run.txt)"
+runtxt=$run/$QC_RUN_TXT
+[ -f "$runtxt" ] || die "$run is not a quietcore run directory (no $QC_RUN_TXT)"
 # From here a refusal is the run's outcome too (die() writes the status
 # file), and a summary.json left from an earlier pass would disagree with
 # the inputs now refused, so it goes: report.sh must not render it.
 # shellcheck disable=SC2034 # read by die() in lib.sh
-QC_STATUS_FILE=$run/status
+QC_STATUS_FILE=$run/$QC_STATUS
 refuse() {
-	rm -f "$run/summary.json" "$run/summary.json.tmp"
+	rm -f "$run/$QC_SUMMARY" "$run/$QC_SUMMARY.tmp"
 	die "$@"
 }
-rm -f "$run/summary.json.tmp"
+rm -f "$run/$QC_SUMMARY.tmp"
 kv() { sed -n "s/^$2: *//p" "$1" 2>/dev/null | head -n1 | sed 's/[[:space:]]*$//'; }
 
 # --- the policy and the lists it names -------------------------------------
@@ -65,18 +66,18 @@ check_run_inputs() {
 	run_inputs_checked=yes
 }
 
-isolated=$(kv "$run/run.txt" isolated)
+isolated=$(kv "$runtxt" isolated)
 [ -z "$isolated" ] || cpulist_valid "$isolated" ||
 	refuse "$run/run.txt: 'isolated: $isolated' is not a CPU list like 1-3"
 # Runs from before the refill workload have no refill line: all oslat.
-refill=$(kv "$run/run.txt" refill)
+refill=$(kv "$runtxt" refill)
 if [ -n "$refill" ]; then
 	cpulist_valid "$refill" || refuse "$run/run.txt: 'refill: $refill' is not a CPU list like 2-3"
 	[ -z "$(cpulist_minus "$refill" "$isolated")" ] ||
 		refuse "$run/run.txt: refill CPUs $refill are not all isolated ($isolated): fix the refill line"
 fi
-scenario=$(kv "$run/run.txt" scenario)
-variants=$(kv "$run/run.txt" variants)
+scenario=$(kv "$runtxt" scenario)
+variants=$(kv "$runtxt" variants)
 [ -n "$variants" ] || refuse "$run/run.txt names no variants (its 'variants:' line is empty or missing)"
 
 # The guests this run actually has: every directory but plots/, named
@@ -217,11 +218,11 @@ bp=
 for g in $judged; do [ -f "$run/$g/$QC_BOOT_PARAMS" ] && { bp=$run/$g/$QC_BOOT_PARAMS; break; }; done
 smp=$(kv "${bp:-/dev/null}" smp)
 jq -n \
-	--arg id "$(kv "$run/run.txt" id)" \
+	--arg id "$(kv "$runtxt" id)" \
 	--arg accel "$(kv "${bp:-/dev/null}" accel)" \
 	--arg tree "$(kv "${bp:-/dev/null}" kernel_tree | sed 's/ + patches.*//')" \
 	--arg scenario "$scenario" \
-	--arg duration "$(kv "$run/run.txt" duration_s)" \
+	--arg duration "$(kv "$runtxt" duration_s)" \
 	--arg isolated "$isolated" --arg refill "$refill" \
 	--arg oslat "$(oslat_cpus)" \
 	--arg housekeeping "$(if [ -n "$isolated" ]; then housekeeping_of "$isolated" "${smp:-4}"; fi)" \
@@ -249,8 +250,8 @@ for g in $judged; do
 done
 jq -s --argjson cont "$cont" --slurpfile top "$tmp/top.json" \
 	'(add // {}) as $v | $top[0] | .policy.continuation_ns = $cont | .variants = $v' \
-	"$tmp/variants.jsonl" > "$run/summary.json.tmp"
-mv "$run/summary.json.tmp" "$run/summary.json"
+	"$tmp/variants.jsonl" > "$run/$QC_SUMMARY.tmp"
+mv "$run/$QC_SUMMARY.tmp" "$run/$QC_SUMMARY"
 
 # --- the verdict table, as the last lines of make compare ------------------
 # Per CPU: charged interruptions / drains that reached it (its workload),
@@ -265,7 +266,7 @@ jq -r '.variants | to_entries[] | .key as $v | .value
 	| [$v, .verdict, (.drain.calls // "-"), (.drain.p99_us // "-" | if type == "number" then round else . end),
 	   (.drain.max_us // "-" | if type == "number" then round else . end), (.drain.stalls // "-"),
 	   ($cpus | if . == [] then "-" else join(";") end)]
-	| @tsv' "$run/summary.json" |
+	| @tsv' "$run/$QC_SUMMARY" |
 	while IFS='	' read -r v verdict calls p99 max stalls cpus; do
 		printf '%s\n' "$cpus" | tr ';' '\n' | {
 			read -r c
@@ -282,6 +283,6 @@ jq -r '.policy as $p
 	  ([.variants | to_entries[] | select(.value.selftest != null) | .value.selftest as $s
 	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"
 	      + (if $s.verdict_check.exact then " exact" else " NOT exact" end)]
-	   | "  " + (if . == [] then "none in this run" else join(", ") end))' "$run/summary.json"
+	   | "  " + (if . == [] then "none in this run" else join(", ") end))' "$run/$QC_SUMMARY"
 echo
-info "summary: $run/summary.json"
+info "summary: $run/$QC_SUMMARY"

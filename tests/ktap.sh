@@ -69,6 +69,22 @@ expect_one_error() {
 	fi
 }
 
+# ktap_guest DESCRIPTION RUN.SH-ARGS...: one check that scripts/run.sh
+# booted a guest and ran it to the end (the caller's $root is the
+# repository, $scratch a scratch directory). GUEST is then the guest's
+# result directory, or /nonexistent so that every check of its files fails.
+ktap_guest() {
+	_desc=$1
+	shift
+	if GUEST=$("$root/scripts/run.sh" "$@" 2>"$scratch/guest.log"); then
+		ktap_ok "$_desc"
+	else
+		ktap_not_ok "$_desc"
+		ktap_diag "$(tail -n 15 "$scratch/guest.log")"
+		GUEST=/nonexistent
+	fi
+}
+
 # ktap_finish: the closing count; fails when a check failed or when the
 # program ran a different number of checks than it planned (a test that
 # stopped short has not shown what it promised).

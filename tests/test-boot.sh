@@ -12,13 +12,8 @@ export QC_RESULTS="$scratch/results"
 
 ktap_require qemu-system-x86_64 gcc make jq cpio
 ktap_plan 9
-if out=$("$root/scripts/run.sh" -V spinlock -s oslat -d 10 -c 1-3 2>"$scratch/log"); then
-	ktap_ok "spinlock guest booted and ran oslat for 10 s"
-else
-	ktap_not_ok "spinlock guest booted and ran oslat for 10 s"
-	ktap_diag "$(tail -n 15 "$scratch/log")"
-	out=/nonexistent
-fi
+ktap_guest "spinlock guest booted and ran oslat for 10 s" -V spinlock -s oslat -d 10 -c 1-3
+out=$GUEST
 field() { jq -r "$1" "$out/guest.json" 2>/dev/null; }
 ktap_check "guest reports isolated CPUs 1-3" test "$(field .isolated)" = 1-3
 ktap_check "guest reports nohz_full CPUs 1-3" test "$(field .nohz_full)" = 1-3
