@@ -41,6 +41,11 @@ qc_variant_base() {
 	awk -v v="$1" '!/^#/ && $1 == v { print $2; found = 1 } END { exit !found }' \
 		"$QC_ROOT/patches/series"
 }
+# The variant patches/series marks as the baseline of comparisons (a third
+# word "baseline" on its line), if one is.
+qc_series_baseline() {
+	awk '!/^#/ && NF >= 3 && $3 == "baseline" { print $1; exit }' "$QC_ROOT/patches/series"
+}
 check_variant() {
 	qc_variant_base "$1" >/dev/null ||
 		die "unknown variant '$1': choose one of: $(qc_variants | tr '\n' ' ')(see patches/series)"

@@ -118,12 +118,18 @@ iso_json=$(cpus_json "$isolated")
 refill_json=$(cpus_json "$refill")
 
 # The baseline all comparisons are made against: the policy names it
-# ("first variant of the run", or a variant), the run decides which.
+# ("first variant of the run", or a variant), the run decides which; a
+# variant patches/series marks "baseline" comes before the first one.
 first=${variants%% *}
+marked=$(qc_series_baseline)
 baseline_rule=$(jq -r .baseline "$policy_file")
 baseline=$baseline_rule
 case $baseline in
-"first variant of the run") baseline=$first ;;
+"first variant of the run")
+	baseline=$first
+	case " $variants " in *" $marked "*)
+		[ -z "$marked" ] || { baseline=$marked baseline_rule="marked baseline in patches/series"; } ;;
+	esac ;;
 *) case " $variants " in *" $baseline "*) ;; *)
 	refuse "the verdict policy's baseline '$baseline' is not a variant of this run ($variants): set it to 'first variant of the run' or one of them" ;;
    esac ;;

@@ -63,7 +63,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 47
+ktap_plan 48
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -223,6 +223,18 @@ rm -r "$r/rcu" "$r/spinlock"
 sed -i 's/^variants: .*/variants: wq/' "$r/run.txt"
 judged "a single-variant run (make run) is judged" "wq=FAIL" "$r"
 ktap_check "... and its report renders" sh -c "'$root/scripts/report.sh' '$r' >/dev/null 2>&1"
+# A variant patches/series marks "baseline" is the baseline when the run
+# has it (a copy of the repository's host side with rcu marked).
+mark=$scratch/marked-repo
+mkdir -p "$mark/patches" "$mark/guest-init" "$mark/tracing"
+cp -r "$root/scripts" "$mark/"
+cp "$root/guest-init/contract.sh" "$mark/guest-init/"
+cp "$root/tracing/verdict-policy.json" "$root/tracing/drain-causes.list" "$mark/tracing/"
+sed 's/^rcu .*/& baseline/' "$root/patches/series" > "$mark/patches/series"
+r=$(fresh marked)
+env QC_ROOT="$mark" "$mark/scripts/summarize.sh" "$r" > /dev/null 2>&1
+ktap_check "a variant patches/series marks 'baseline' is the baseline, not the first" \
+	test "$(jq -c '[.policy.baseline, .policy.baseline_rule]' "$r/summary.json" 2>/dev/null)" = '["rcu","marked baseline in patches/series"]'
 r=$(fresh stray)
 mkdir "$r/notes"
 refused "a directory that is no variant's guest is refused, not skipped" "$r/notes is not the directory of a variant" "$r"

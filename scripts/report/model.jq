@@ -177,7 +177,9 @@ def plots:
 def alloc:
 	.policy.baseline as $base
 	| (.policy.baseline_rule // "the policy's baseline"
-	   | if . == "first variant of the run" then "the run's first variant, as the policy says" else "the policy names it" end) as $why
+	   | if . == "first variant of the run" then "the run's first variant, as the policy says"
+	     elif . == "marked baseline in patches/series" then "patches/series marks it"
+	     else "the policy names it" end) as $why
 	| {h2: "Allocator cost (page-fault benchmark)"},
 	if .alloc_bench == null then {p: "Not measured in this run (the run did not include the allocator benchmark)."}
 	else (.alloc_bench | ([$base] + (keys_unsorted - [$base])) as $order | . as $ab
