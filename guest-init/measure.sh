@@ -1,11 +1,14 @@
 # The isolation measurement, shared by the hammer, fifo, quiet and
-# triggers scenarios (docs/design.md, "The measurement, step by step"). Sourced after
-# guest-lib.sh; every step writes its evidence under /results.
+# triggers scenarios (docs/design.md, "The measurement, step by step").
+# Sourced after guest-lib.sh; every step writes its evidence under
+# /results, in the files guest-init/contract.sh names.
 #
 # Order matters: isolate first (so priming and oslat land on settled
 # CPUs), prime, then start tracing with no live reader and open the window
 # only once oslat's threads run, so its start-up (affinity changes wake
 # migration/N) stays outside what is counted.
+
+. /qc/guest-init/hammer.sh
 
 QC_OSLAT_SETTLE=${QC_OSLAT_SETTLE:-3}
 # The exposure probes of this kernel (tracing/probes/<variant>.list).
@@ -17,7 +20,6 @@ export QC_PROBES
 # own CPU's lists every QC_REFILL_MS, so every drain finds pages there.
 # QC_REFILL (from the host, qc.refill=) names the refill CPUs; the other
 # isolated CPUs run oslat, the pure-spin reference.
-. /qc/guest-init/hammer.sh
 cl_mask "$QC_ISOLATED"
 qc_iso_mask=$CL_MASK
 qc_refill_mask=0
