@@ -76,33 +76,26 @@ static int prime_cpu(int cpu, size_t kib, const char *cgroup)
 
 		/* EINVAL: the CPU is outside our cpuset; join the partition. */
 		if (err != EINVAL || join_cgroup(cgroup) || pin(cpu)) {
-			fprintf(stderr, "prime: cannot run on cpu %d: %s%s%s\n", cpu,
-				strerror(err), err == EINVAL ? ", nor after joining " : "",
-				err == EINVAL ? cgroup : "");
-			return 1;
+			qc_die(1, "cannot run on cpu %d: %s%s%s", cpu, strerror(err),
+			       err == EINVAL ? ", nor after joining " : "",
+			       err == EINVAL ? cgroup : "");
 		}
 	}
 	if (sched_getcpu() != cpu) {
 		/* sched_setaffinity() migrates before returning; be sure. */
 		sched_yield();
-		if (sched_getcpu() != cpu) {
-			fprintf(stderr, "prime: still not on cpu %d\n", cpu);
-			return 1;
-		}
+		if (sched_getcpu() != cpu)
+			qc_die(1, "still not on cpu %d", cpu);
 	}
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		fprintf(stderr, "prime: mmap %zu KiB: %s\n", kib, strerror(errno));
-		return 1;
-	}
+	if (p == MAP_FAILED)
+		qc_die(1, "mmap %zu KiB: %s", kib, strerror(errno));
 	/* One write per page: each fault takes an order-0 page on this CPU. */
 	for (off = 0; off < len; off += page)
 		p[off] = 1;
 	/* Freed here, the pages land on this CPU's pcplist. */
-	if (munmap(p, len)) {
-		fprintf(stderr, "prime: munmap: %s\n", strerror(errno));
-		return 1;
-	}
+	if (munmap(p, len))
+		qc_die(1, "munmap: %s", strerror(errno));
 	return 0;
 }
 
@@ -113,6 +106,7 @@ int main(int argc, char **argv)
 	size_t kib = 4096;
 	int i, cpu, failed = 0, any = 0;
 
+	qc_prog = "prime";
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--kib") && i + 1 < argc) {
 			char *end;
@@ -139,10 +133,8 @@ int main(int argc, char **argv)
 		any = 1;
 		fflush(stdout);
 		pid = fork();
-		if (pid < 0) {
-			perror("prime: fork");
-			return 1;
-		}
+		if (pid < 0)
+			qc_die(1, "fork: %s", strerror(errno));
 		if (pid == 0)
 			_exit(prime_cpu(cpu, kib, cgroup));
 		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
