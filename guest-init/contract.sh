@@ -29,7 +29,7 @@ QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle be
 # --- a run: results/<run-id>/ -----------------------------------------------
 QC_RUN_TXT=run.txt          # every entry point (lib.sh qc_run_txt) -> summarize.sh
 QC_STATUS=status            # the entry point: running, ok or "failed: why" -> report.sh
-QC_SUMMARY=summary.json     # summarize.sh -> report.sh (the only input of its verdicts)
+QC_SUMMARY=summary.json     # summarize.sh -> report.sh (its only input, the plots' data too)
 QC_REPORT_MD=report.md      # report.sh -> people
 QC_REPORT_HTML=report.html  # report.sh -> people
 QC_PLOTS=plots              # report.sh: plots/*.svg
@@ -59,7 +59,7 @@ QC_PRIME=prime.txt          # guest-init/prime.c's per-CPU lines
 QC_PCP_BEFORE=pcp-before.json  # pcp-counts.sh before priming
 QC_PCP_PRIMED=pcp-primed.json  # pcp-counts.sh after priming
 QC_PCP_AFTER=pcp-after.json    # pcp-counts.sh after the window
-QC_HAMMER_JSON=hammer.json  # hammer.sh qc_hammer_finish: the module's stats -> summarize.sh, report.sh
+QC_HAMMER_JSON=hammer.json  # hammer.sh qc_hammer_finish: the module's stats -> summarize.sh
 QC_PLANTED=selftest-planted.txt  # measure.sh qc_selftest: "KIND CPU K" lines -> analyze.sh
 QC_TRIGGERS=triggers.txt    # the triggers scenario: what each trigger did
 QC_STRESS_PHASES=stress-phases.txt  # the stress scenario's phases -> tests
@@ -73,8 +73,8 @@ qc_window_file() { echo "$1${2:+-$2}.$3"; }
 QC_WINDOW_QUIET=quiet
 QC_WINDOW_SELFTEST=selftest
 #   trace         .dat   measure.sh qc_window (trace-stop.sh) -> analyze.sh
-#   oslat         .json  oslat --json (and .txt, its output) -> summarize.sh, report.sh
-#   refill        .json  guest-init/refill.c (and .txt) -> summarize.sh, report.sh
+#   oslat         .json  oslat --json (and .txt, its output) -> summarize.sh
+#   refill        .json  guest-init/refill.c (and .txt) -> summarize.sh
 #   pcp-window    .json  pcp-counts.sh when the window opens -> summarize.sh
 #   verify-window .txt   cpusets/verify.sh --measured in the window
 # and from those traces, by scripts/analyze.sh on the host:

@@ -1,10 +1,9 @@
 #!/bin/sh
-# report.sh RUNDIR: render a run's report from the files the run already
-# holds (summary.json, and each variant's oslat.json, refill.json and
-# hammer.json for the plots); runs nothing in a guest. Every claim comes
-# from summary.json, the rule too (its .policy, what summarize.sh applied):
-# nothing is read from tracing/, so an old run says the rules it was
-# judged by. Writes RUNDIR/report.md, RUNDIR/report.html
+# report.sh RUNDIR: render a run's report from its summary.json alone;
+# runs nothing in a guest and reads no other file of the run. Every claim
+# comes from summary.json, the rule too (its .policy, what summarize.sh
+# applied), and so do the plots' data (each variant's .plot): nothing is
+# read from tracing/, so an old run says the rules it was judged by. Writes RUNDIR/report.md, RUNDIR/report.html
 # (self-contained: CSS and SVGs inline, no links, opens offline) and
 # RUNDIR/plots/*.svg. Needs only jq and gnuplot.
 # The pieces, in scripts/report/: model.jq decides what the report says,
@@ -79,18 +78,19 @@ peak=$(jq '[.variants[].cpus[].interruptions // 0] | max' "$sum")
 plot interruptions "${with# }" "cpus='$cpus'; peak=$peak; \
 	title='Interruptions per isolated CPU in the $(jq -r .run.duration_s "$sum") s $(jq -r .run.scenario "$sum") window, by variant'"
 
-# (b) latency histograms of each workload (oslat.json on the oslat CPUs,
-# refill.json on the refill CPUs) and (c) the drain_all_pages() CDF, from
-# the variant files.
+# (b) latency histograms of each workload (oslat on the oslat CPUs,
+# refill on the refill CPUs) and (c) the drain_all_pages() CDF, from each
+# variant's .plot in summary.json.
 latency_plot() {
 	kind=$1 where=$2
 	with='' last=0
 	for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
-		f=$run/$v/$kind.json
-		jq -e '.thread | length > 0' "$f" >/dev/null 2>&1 || continue
-		title="$v (max $(jq '[.thread[].max] | max / 100 | round / 10' "$f") ms)"
-		qj -r --arg t "$title" 'include "plotdata"; oslat_dat($t)' "$f" > "$tmp/$kind-$v.dat"
-		last=$(jq --argjson l "$last" '[.thread[].histogram | keys[] | tonumber] + [$l] | max' "$f")
+		jq -e --arg v "$v" --arg k "$kind" '.variants[$v].plot[$k].histogram | length > 0' \
+			"$sum" >/dev/null 2>&1 || continue
+		p=".variants[\"$v\"].plot.$kind"
+		title="$v (max $(jq "$p.max_us / 100 | round / 10" "$sum") ms)"
+		qj -r --arg t "$title" "include \"plotdata\"; $p | oslat_dat(\$t)" "$sum" > "$tmp/$kind-$v.dat"
+		last=$(jq --argjson l "$last" "[$p.histogram[][0]] + [\$l] | max" "$sum")
 		with="$with $v"
 	done
 	plot "$kind" "${with# }" "kind='$kind'; where='$where'; last=$last" oslat
@@ -100,11 +100,11 @@ latency_plot refill "$(jq -r '.run.refill_cpus // "?"' "$sum")"
 
 with=
 for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
-	f=$run/$v/$QC_HAMMER_JSON
-	jq -e '.samples_us | length > 0' "$f" >/dev/null 2>&1 || continue
-	title=$(jq -r --arg v "$v" 'if (.samples_us | length) < .calls
-		then "\($v) (\(.samples_us | length)/\(.calls) calls sampled)" else "\($v) (\(.calls) calls)" end' "$f")
-	qj -r --arg t "$title" 'include "plotdata"; cdf_dat($t)' "$f" > "$tmp/drain-cdf-$v.dat"
+	jq -e --arg v "$v" '.variants[$v].plot.drain.samples_us | length > 0' "$sum" >/dev/null 2>&1 || continue
+	title=$(jq -r --arg v "$v" '.variants[$v].plot.drain | if (.samples_us | length) < .calls
+		then "\($v) (\(.samples_us | length)/\(.calls) calls sampled)" else "\($v) (\(.calls) calls)" end' "$sum")
+	qj -r --arg v "$v" --arg t "$title" 'include "plotdata"; .variants[$v].plot.drain | cdf_dat($t)' "$sum" \
+		> "$tmp/drain-cdf-$v.dat"
 	with="$with $v"
 done
 plot drain-cdf "${with# }"

@@ -199,5 +199,5 @@ def alloc:
 
 def blocks:
 	[{h1: "quietcore report — run \(.run.id)"},
-	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json and per-variant files; nothing was re-run."},
+	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json alone; nothing was re-run."},
 	   verdicts, facts, per_variant, per_cpu_table, by_cause, plots, alloc];
