@@ -23,8 +23,11 @@
 #   refill_pages  param: pages it faults in and frees each period (default 64)
 #   oslat_settle  param: seconds oslat settles before a window (default 3)
 #   bench_cpus    param: CPUs pft runs on (default 0-1)
-QC_GUEST_PARAMS="scenario duration isolated housekeeping probes refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus"
-QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus"
+#   movable_cycles param: ZONE_MOVABLE cycles per stress phase (default 3)
+# A scenario that needs kernel parameters of its own names them on a
+# "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on).
+QC_GUEST_PARAMS="scenario duration isolated housekeeping probes refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles"
+QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles"
 
 # --- a run: results/<run-id>/ -----------------------------------------------
 QC_RUN_TXT=run.txt          # every entry point (lib.sh qc_run_txt) -> summarize.sh

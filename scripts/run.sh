@@ -78,6 +78,9 @@ refill=$QC_REFILL_CPUS
 is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 
 label=$(qc_label "$variant" "$flavour" "$tag")
+# Kernel parameters a scenario needs (stress: page_owner=on)
+# are named in the scenario itself, on a "# qc-kernel-args:" line.
+kargs=$(sed -n 's/^# qc-kernel-args: *//p' "$QC_ROOT/guest-init/scenarios/$scenario.sh")
 bdir=$(qc_build_dir "$variant" "$flavour")
 if [ "$build" = yes ]; then
 	"$QC_ROOT/scripts/build.sh" ${flavour:+--$flavour} "$variant" >/dev/null
@@ -108,7 +111,7 @@ accel=$("$QC_ROOT/scripts/accel.sh" "$bdir/arch/x86/boot/bzImage" "$initrd")
 info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill on $refill}, scenario $scenario, ${duration} s)"
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
-	--timeout "$timeout" --append "qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
+	--timeout "$timeout" --append "${kargs:+$kargs }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
 # A splat fails the run whatever the scenario measured.
 if ! "$QC_ROOT/scripts/splats.sh" "$out/$QC_CONSOLE" > "$out/splats.txt"; then
 	die "kernel splat in the $label guest: $("$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" | cut -c1-200) (see $out/splats.txt)"

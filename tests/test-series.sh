@@ -4,8 +4,10 @@
 # git apply; each patch is checkpatch --strict clean (the only warning
 # allowed is checkpatch's "Unknown commit id", since the Debian tree has
 # no upstream history to resolve the reverted commits in); no pcp
-# spinlock helper survives in wq; and rcu's __drain_all_pages() queues no
-# work on any CPU. Boots nothing; unpacks the tree once if needed.
+# spinlock helper survives in wq; wq's rmqueue() returns what the
+# pcplists gave, as v5.19 did; rcu's __drain_all_pages() queues no work on
+# any CPU, and rcu installs a zone's pagesets only once they are set up,
+# under the drain's mutex. Boots nothing; unpacks the tree once if needed.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/lib.sh"
@@ -13,7 +15,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 ktap_require git
-ktap_plan 8
+ktap_plan 10
 "$root/scripts/tree.sh" spinlock > /dev/null 2>&1 || ktap_diag "could not unpack the pristine tree"
 
 # apply_stack VARIANT DIR: a fresh hard-linked copy of the pristine tree
@@ -54,4 +56,27 @@ queues_no_work() {
 }
 ktap_check "wq's __drain_all_pages() queues work on mm_percpu_wq" queues_drain_work "$scratch/wq"
 ktap_check "rcu's __drain_all_pages() queues no work on any CPU" queues_no_work "$scratch/rcu"
+
+# wq, like v5.19: a pcplist-sized request never falls through from the
+# pcplists to rmqueue_buddy() (that came with the v6.0 trylock).
+pcp_then_out() {
+	sed -n '/^struct page \*rmqueue(/,/^}/p' "$1/mm/page_alloc.c" |
+		grep -A1 'migratetype, alloc_flags);' | grep -q '^[[:space:]]*goto out;'
+}
+ktap_check "wq's rmqueue() goes to out with whatever rmqueue_pcplist() gave" pcp_then_out "$scratch/wq"
+# rcu: setup_zone_pageset() initialises every CPU's pagesets before it
+# stores the pointer in the zone, and stores it under pcpu_drain_mutex,
+# so a drain in flight never follows a zeroed pcp->drain.
+installs_after_init() {
+	body=$(sed -n '/^void __meminit setup_zone_pageset(/,/^}/p' "$1/mm/page_alloc.c")
+	init=$(printf '%s\n' "$body" | grep -n 'per_cpu_pages_init(' | cut -d: -f1)
+	lock=$(printf '%s\n' "$body" | grep -n 'mutex_lock(&pcpu_drain_mutex)' | cut -d: -f1)
+	store=$(printf '%s\n' "$body" | grep -n 'zone->per_cpu_pageset = ' | cut -d: -f1)
+	unlock=$(printf '%s\n' "$body" | grep -n 'mutex_unlock(&pcpu_drain_mutex)' | cut -d: -f1)
+	[ -n "$init" ] && [ -n "$lock" ] && [ -n "$store" ] && [ -n "$unlock" ] &&
+		[ "$(echo "$store" | wc -l)" -eq 1 ] &&
+		[ "$init" -lt "$lock" ] && [ "$lock" -lt "$store" ] && [ "$store" -lt "$unlock" ]
+}
+ktap_check "rcu's setup_zone_pageset() installs pagesets after init, under pcpu_drain_mutex" \
+	installs_after_init "$scratch/rcu"
 ktap_finish

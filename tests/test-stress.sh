@@ -3,8 +3,10 @@
 # The debug stress, shortened: each variant's debug build (lockdep,
 # PROVE_RCU, DEBUG_VM, DEBUG_LIST...) hammers drain_all_pages() at 100/s
 # under an allocation load, memory offline/online, a gigantic page and
-# the OOM killer for 60 s. Any WARNING, BUG, lockdep or RCU splat fails
-# the variant, quoted here.
+# the OOM killer for 60 s, and runs the series' regression checks
+# (ZONE_MOVABLE emptied and onlined again, page_owner's pagetypeinfo
+# drain), each of which must have been reached. Any WARNING, BUG, lockdep
+# or RCU splat fails the variant, quoted here.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
@@ -12,7 +14,7 @@ trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 duration=${QC_STRESS_SECONDS:-60}
 
-ktap_plan 6
+ktap_plan 12
 "$root/scripts/stress.sh" --duration "$duration" > "$scratch/log" 2>&1
 for v in wq rcu spinlock; do
 	d=$(ls -d "$QC_RESULTS"/*/"$v-debug" 2>/dev/null | head -n1)
@@ -26,5 +28,13 @@ for v in wq rcu spinlock; do
 	phases=$(grep -c '^phase' "$d/stress-phases.txt" 2>/dev/null)
 	ktap_check "$v: the stress really ran ($calls drains, ${phases:-0} pressure phases)" \
 		test "${calls:-0}" -ge $((duration * 10)) -a "${calls:-0}" -ge 100 -a "${phases:-0}" -ge 1
+	# The series' regression paths (guest-init/series-regressions.sh) must
+	# have been reached, not merely survived.
+	emptied=$(grep -c 'zone emptied: yes' "$d/stress-phases.txt" 2>/dev/null)
+	ktap_check "$v: ZONE_MOVABLE emptied and onlined again under drains (${emptied:-0} times)" \
+		test "${emptied:-0}" -ge 1
+	pti=$(grep -c 'page_owner ran' "$d/stress-phases.txt" 2>/dev/null)
+	ktap_check "$v: drain_all_pages(NULL) through /proc/pagetypeinfo with page_owner (${pti:-0} times)" \
+		test "${pti:-0}" -ge 1
 done
 ktap_finish
