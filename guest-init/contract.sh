@@ -24,10 +24,13 @@
 #   oslat_settle  param: seconds oslat settles before a window (default 3)
 #   bench_cpus    param: CPUs pft runs on (default 0-1)
 #   movable_cycles param: ZONE_MOVABLE cycles per stress phase (default 3)
+#   cost_runs     param: counted pft runs per thread count, scenario cost (5)
+#   cost_mib      param: MiB per pft thread and round there (default 8)
+#   cost_rounds   param: pft rounds there (default 2)
 # A scenario that needs kernel parameters of its own names them on a
 # "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on).
-QC_GUEST_PARAMS="scenario duration isolated housekeeping probes refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles"
-QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles"
+QC_GUEST_PARAMS="scenario duration isolated housekeeping probes refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds"
+QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds"
 
 # --- a run: results/<run-id>/ -----------------------------------------------
 QC_RUN_TXT=run.txt          # every entry point (lib.sh qc_run_txt) -> summarize.sh
@@ -43,10 +46,12 @@ QC_PLOTS=plots              # report.sh: plots/*.svg
 qc_label() { echo "$1${2:+-$2}${3:+-$3}"; }
 QC_FLAVOUR_DEBUG=debug      # the debug builds (configs/debug.config)
 QC_TAG_BENCH=bench          # the allocator benchmark's guests (compare.sh)
+QC_TAG_COST=cost            # the counted benchmark's guests (compare.sh, under the TCG plugin)
 
 # --- a guest: results/<run-id>/<label>/ -------------------------------------
 # Written by the host:
 QC_CONSOLE=console.log      # boot.sh: the serial console -> splats.sh, people
+QC_COST_FILE=alloc-cost.jsonl  # the qc-cost TCG plugin (run.sh --count-cost) -> alloc-cost.sh
 QC_BOOT_PARAMS=boot-params.txt  # boot.sh (then run.sh adds the variant's lines) -> summarize.sh
 QC_QEMU_ERR=qemu.err        # boot.sh: QEMU's stderr
 # (status, as for a run: run.sh; summarize.sh reads it.)
@@ -68,6 +73,7 @@ QC_TRIGGERS=triggers.txt    # the triggers scenario: what each trigger did
 QC_STRESS_PHASES=stress-phases.txt  # the stress scenario's phases -> tests
 QC_VMSTAT_PRESSURE=vmstat-pressure.txt  # the stress scenario's reclaim counters
 QC_PFT=pft.jsonl            # the bench scenario: one pft run a line -> summarize.sh
+QC_PFT_COST=pft-cost.jsonl  # the cost scenario: one pft run a line -> alloc-cost.sh
 
 # Written once per traced window. WINDOW is "" for the measurement window,
 # "quiet" for the quiet control and "selftest" for the planted self-test:

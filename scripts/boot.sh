@@ -3,21 +3,25 @@
 #
 #   boot.sh --kernel BZIMAGE --initrd CPIO --out DIR --isolated LIST
 #           [--smp N] [--mem MB] [--accel tcg|kvm] [--timeout S] [--append ARGS]
+#           [--plugin SO,ARGS]
 #
 # The serial console goes to DIR/console.log; "QC:" progress lines are
 # shown as they arrive. The guest writes its /results as a tar stream to a
 # raw virtio disk, unpacked here into DIR. Exit 0 only when the guest said
 # "QC-EXIT: 0"; a failing scenario, a panic or a hang is a one-line error
-# quoting the console lines that matter.
+# quoting the console lines that matter. --plugin loads a TCG plugin
+# (QEMU's -plugin SO,ARGS); QEMU's own exit status then counts too, since
+# a plugin reports its refusal through it.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append=
+kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append= plugin=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;; --initrd) initrd=$2 ;; --out) out=$2 ;;
 	--isolated) isolated=$2 ;; --smp) smp=$2 ;; --mem) mem=$2 ;;
 	--accel) accel=$2 ;; --timeout) timeout=$2 ;; --append) append=$2 ;;
+	--plugin) plugin=$2 ;;
 	*) die "boot.sh: unknown option '$1'" ;;
 	esac
 	shift 2
@@ -39,10 +43,12 @@ rm -f "$disk"
 truncate -s 1G "$disk"
 accel_opt="tcg,thread=multi"
 [ "$accel" = kvm ] && accel_opt=kvm
+[ -z "$plugin" ] || [ "$accel" = tcg ] || die "a TCG plugin needs --accel tcg, not $accel"
 set -- qemu-system-x86_64 -nodefaults -machine pc -accel "$accel_opt" -cpu max \
 	-smp "$smp" -m "$mem" -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
 	-drive "file=$disk,format=raw,if=virtio" \
-	-display none -monitor none -serial "file:$out/$QC_CONSOLE" -no-reboot
+	-display none -monitor none -serial "file:$out/$QC_CONSOLE" -no-reboot \
+	${plugin:+-plugin "$plugin"}
 {
 	echo "accel: $accel"
 	echo "smp: $smp"
@@ -79,16 +85,26 @@ rm -f "$out/.boot_s"
 # Lines worth quoting when a guest dies: its first splats (splats.sh).
 splat() { "$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" || true; }
 
+# A plugin that refuses (at load or at exit) says why on QEMU's stderr.
+plugin_refused() {
+	[ -n "$plugin" ] && [ "$rc" -ne 0 ] || return 0
+	e=$(sed -n 's/^quietcore: error: //p' "$out/$QC_QEMU_ERR" | head -n1 | cut -c1-300)
+	die "${e:-QEMU exited $rc with the plugin loaded: see $out/$QC_QEMU_ERR}"
+}
+
 guest_rc=$(sed -n 's/^QC-EXIT: \([0-9]*\).*/\1/p' "$out/$QC_CONSOLE" | tail -n1 | tr -d '\r')
 if [ -z "$guest_rc" ]; then
 	rm -f "$disk"
+	# The guest's own death first: a plugin then refuses only as a consequence.
+	s=$(splat)
+	[ -n "$s" ] || [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] || plugin_refused
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		die "guest hung: no exit within $timeout s (last console line: $(tail -n1 "$out/$QC_CONSOLE" | tr -d '\r' | cut -c1-160)); see $out/$QC_CONSOLE"
 	fi
-	s=$(splat)
 	die "guest died before finishing${s:+: $s}; see $out/$QC_CONSOLE"
 fi
 tar --no-overwrite-dir -xf "$disk" -C "$out" 2>/dev/null || { rm -f "$disk"; die "could not read the guest's results disk; see $out/$QC_CONSOLE"; }
 rm -f "$disk"
+plugin_refused
 [ "$guest_rc" -eq 0 ] ||
 	die "guest scenario failed with exit $guest_rc: see $out/$QC_SCENARIO_LOG ($(tail -n1 "$out/$QC_SCENARIO_LOG" 2>/dev/null | cut -c1-160))"

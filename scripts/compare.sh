@@ -6,6 +6,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs=5 refill=auto rate=
+cost_runs=5 build=yes
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
@@ -16,7 +17,9 @@ while [ $# -gt 0 ]; do
 	--rate) rate=$2; shift ;;
 	--debug) debug=--debug ;;
 	--bench-runs) bench_runs=$2; shift ;;
-	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark)]"; exit 0 ;;
+	--cost-runs) cost_runs=$2; shift ;;
+	--no-build) build=no ;;
+	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark)] [--cost-runs N (0: no counted benchmark under the TCG plugin)] [--no-build (use the builds there are)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
@@ -29,10 +32,15 @@ refill_cpus=$QC_REFILL_CPUS
 n=$(echo $variants | wc -w)
 case $bench_runs in ''|*[!0-9]*) die "--bench-runs '$bench_runs' is not a number" ;; esac
 [ "$bench_runs" -eq 0 ] || [ "$bench_runs" -ge 2 ] || die "--bench-runs needs at least 2 runs for a t-test (or 0 to skip)"
+case $cost_runs in ''|*[!0-9]*) die "--cost-runs '$cost_runs' is not a number" ;; esac
+[ "$cost_runs" -eq 0 ] || [ "$cost_runs" -ge 2 ] || die "--cost-runs needs at least 2 runs for a t-test (or 0 to skip)"
 total=$((2 * n + 2))
+[ "$build" = yes ] || total=$((total - n))
 [ "$bench_runs" -eq 0 ] || total=$((total + n))
+[ "$cost_runs" -eq 0 ] || total=$((total + n))
 i=0
 for v in $variants; do
+	[ "$build" = yes ] || break
 	i=$((i + 1))
 	step "$i" "$total" "build $v"
 	"$QC_ROOT/scripts/build.sh" $debug "$v" >/dev/null
@@ -65,6 +73,16 @@ if [ "$bench_runs" -gt 0 ]; then
 		i=$((i + 1))
 		step "$i" "$total" "allocator benchmark on $v ($bench_runs pft runs)"
 		run_in_run "$(qc_label "$v" "" "$QC_TAG_BENCH")" -V "$v" -s bench --tag "$QC_TAG_BENCH" --param "bench_runs=$bench_runs"
+	done
+fi
+# The same benchmark counted instead of timed: pft under the qc-cost TCG
+# plugin (scenario "cost", bench/plugin/), into <variant>-cost/.
+if [ "$cost_runs" -gt 0 ]; then
+	for v in $variants; do
+		i=$((i + 1))
+		step "$i" "$total" "counted allocator cost on $v (TCG plugin, 1-3 threads x $cost_runs pft runs)"
+		run_in_run "$(qc_label "$v" "" "$QC_TAG_COST")" -V "$v" -s cost --tag "$QC_TAG_COST" --count-cost \
+			--param "cost_runs=$cost_runs"
 	done
 fi
 # The run's status is settled before the summary and report read it.

@@ -137,6 +137,21 @@ qc_drain_causes_file() {
 qc_build_dir() { echo "$QC_CACHE/build/$1${2:+-$2}"; }
 qc_tree_dir() { echo "$QC_CACHE/trees/$1"; }
 
+# The qc-cost TCG plugin (bench/plugin/) and what it needs: built into the
+# cache (make keeps it up to date) and the variant's System.map. (The file
+# each guest's counts go to, QC_COST_FILE, is in the contract.)
+qc_cost_plugin() {
+	mkdir -p "$QC_CACHE/plugin"
+	make -s -f "$QC_ROOT/bench/plugin/Makefile" PLUGIN_OUT="$QC_CACHE/plugin" \
+		"$QC_CACHE/plugin/qc-cost.so" >&2 || die "bench/plugin/qc-cost.so does not build"
+	echo "$QC_CACHE/plugin/qc-cost.so"
+}
+qc_system_map() {
+	m=$(qc_build_dir "$1" "${2:-}")/System.map
+	[ -f "$m" ] || die "no System.map for $1 in $(dirname "$m"): build it (scripts/build.sh $1)"
+	echo "$m"
+}
+
 # housekeeping_of ISOLATED SMP: the CPUs of 0..SMP-1 not in ISOLATED, as a list.
 housekeeping_of() { cpulist_minus "0-$(($2 - 1))" "$1"; }
 

@@ -49,7 +49,8 @@ trap 'rm -rf "$tmp"' EXIT
 qj() { jq -L "$lib" "$@"; }
 plots_dir=$run/$QC_PLOTS
 mkdir -p "$plots_dir"
-rm -f "$plots_dir/interruptions.svg" "$plots_dir/oslat.svg" "$plots_dir/refill.svg" "$plots_dir/drain-cdf.svg"
+rm -f "$plots_dir/interruptions.svg" "$plots_dir/oslat.svg" "$plots_dir/refill.svg" "$plots_dir/drain-cdf.svg" \
+	"$plots_dir/alloc-cost.svg"
 plots=
 
 # plot NAME VARIANTS [ASSIGNMENTS [SCRIPT]]: plots/NAME.svg from
@@ -109,6 +110,14 @@ for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
 done
 plot drain-cdf "${with# }"
 
+# (d) the allocator's counted cost, from summary.json's alloc_cost.
+with=
+for v in $(jq -r '.alloc_cost // {} | keys_unsorted[]' "$sum"); do
+	qj -r --arg v "$v" 'include "plotdata"; cost_dat($v)' "$sum" > "$tmp/alloc-cost-$v.dat"
+	with="$with $v"
+done
+plot alloc-cost "${with# }"
+
 # report.md and report.html, from the same blocks (report/model.jq).
 status=$(cat "$run/$QC_STATUS" 2>/dev/null || echo unknown)
 svgfile() { if [ -f "$plots_dir/$1.svg" ]; then echo "$plots_dir/$1.svg"; else echo /dev/null; fi; }
@@ -117,6 +126,7 @@ qj -r --arg plots "$plots" --arg run_status "$status" \
 qj -r --arg plots "$plots" --arg run_status "$status" \
 	--rawfile svg_interruptions "$(svgfile interruptions)" --rawfile svg_oslat "$(svgfile oslat)" \
 	--rawfile svg_refill "$(svgfile refill)" --rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
+	--rawfile svg_alloc_cost "$(svgfile alloc-cost)" \
 	-f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
 mv "$tmp/report.md" "$run/$QC_REPORT_MD"
 mv "$tmp/report.html" "$run/$QC_REPORT_HTML"

@@ -27,13 +27,16 @@ usage: $0 [options]
                           writes in its working directory comes home
       --timeout SECONDS   hard limit for the guest (default 300 + 3 x duration)
       --no-build          use the existing build; fail if there is none
+      --count-cost        load the qc-cost TCG plugin (bench/plugin/): count
+                          the guest's instructions and memory accesses between
+                          its markers into alloc-cost.jsonl (TCG only)
 Environment: QC_CACHE (default ~/.cache/quietcore), QC_RESULTS (default
 results/), QC_ACCEL=tcg|kvm to skip the KVM probe.
 USAGE
 }
 
 variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=$QC_SMP mem=2048
-flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto rate=
+flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto rate= count_cost=no
 while [ $# -gt 0 ]; do
 	case $1 in
 	-V|--variant) variant=$2; shift ;;
@@ -61,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--guest-script) guest_script=$2; scenario=custom; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--no-build) build=no ;;
+	--count-cost) count_cost=yes ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
@@ -108,10 +112,17 @@ qc_status_begin "$out/$QC_STATUS"
 initrd=$bdir/qc-initramfs.cpio
 "$QC_ROOT/scripts/initramfs.sh" --build "$bdir" ${guest_script:+--extra "$guest_script"} "$initrd"
 accel=$("$QC_ROOT/scripts/accel.sh" "$bdir/arch/x86/boot/bzImage" "$initrd")
+plugin=
+if [ "$count_cost" = yes ]; then
+	[ "$accel" = tcg ] || die "--count-cost needs TCG (the plugin counts what TCG executes): set QC_ACCEL=tcg"
+	so=$(qc_cost_plugin)
+	map=$(qc_system_map "$variant" "$flavour")
+	plugin="$so,map=$map,out=$out/$QC_COST_FILE"
+fi
 info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill on $refill}, scenario $scenario, ${duration} s)"
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
-	--timeout "$timeout" --append "${kargs:+$kargs }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
+	--timeout "$timeout" ${plugin:+--plugin "$plugin"} --append "${kargs:+$kargs }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
 # A splat fails the run whatever the scenario measured.
 if ! "$QC_ROOT/scripts/splats.sh" "$out/$QC_CONSOLE" > "$out/splats.txt"; then
 	die "kernel splat in the $label guest: $("$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" | cut -c1-200) (see $out/splats.txt)"

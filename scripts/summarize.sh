@@ -81,9 +81,10 @@ variants=$(kv "$runtxt" variants)
 [ -n "$variants" ] || refuse "$run/run.txt names no variants (its 'variants:' line is empty or missing)"
 
 # The guests this run actually has: every directory but plots/, named
-# VARIANT[-FLAVOUR][-TAG] by qc_label (guest-init/contract.sh). Those tagged bench measured the
-# allocator; the others are judged, in run.txt's variant order, and a
-# variant of run.txt with no judged guest at all is a failed one.
+# VARIANT[-FLAVOUR][-TAG] by qc_label (guest-init/contract.sh). Those
+# tagged bench or cost measured the allocator (timed here, counted by
+# alloc-cost.sh); the others are judged, in run.txt's variant order, and
+# a variant of run.txt with no judged guest at all is a failed one.
 variant_of() {
 	for _v in $(qc_variants); do
 		case $1 in "$_v"|"$_v"-*) echo "$_v"; return 0 ;; esac
@@ -91,6 +92,8 @@ variant_of() {
 	return 1
 }
 is_bench() { case $1 in *-"$QC_TAG_BENCH") return 0 ;; esac; return 1; }
+# The counted benchmark's guests: scripts/alloc-cost.sh reads them.
+is_cost() { case $1 in *-"$QC_TAG_COST") return 0 ;; esac; return 1; }
 guests=
 for d in "$run"/*/; do
 	g=$(basename "$d")
@@ -104,11 +107,13 @@ for v in $variants; do
 	found=
 	for g in $guests; do
 		[ "$(variant_of "$g")" = "$v" ] || continue
+		! is_cost "$g" || continue
 		if is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g" found=yes; fi
 	done
 	[ -n "$found" ] || judged="$judged $v"
 done
 for g in $guests; do
+	! is_cost "$g" || continue
 	case " $judged $bench_guests " in *" $g "*) ;; *)
 		if is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g"; fi ;;
 	esac
@@ -220,6 +225,11 @@ oslat_cpus() {
 	if [ -n "$refill" ]; then cpulist_minus "$isolated" "$refill"
 	else cpulist_expand "$isolated" | paste -sd, -; fi
 }
+# The allocator's counted cost (scenario "cost" under the TCG plugin).
+# (A file, not an argument: with its per-function tables it outgrows one.)
+"$QC_ROOT/scripts/alloc-cost.sh" "$run" "$variants" "$baseline" >"$tmp/cost.json" 2>"$tmp/cost.err" ||
+	refuse "$(sed -n 's/^quietcore: error: //p' "$tmp/cost.err" | head -n1 | grep . ||
+		echo "scripts/alloc-cost.sh failed: $(tail -n1 "$tmp/cost.err")")"
 bp=
 for g in $judged; do [ -f "$run/$g/$QC_BOOT_PARAMS" ] && { bp=$run/$g/$QC_BOOT_PARAMS; break; }; done
 smp=$(kv "${bp:-/dev/null}" smp)
@@ -234,13 +244,15 @@ jq -n \
 	--arg housekeeping "$(if [ -n "$isolated" ]; then housekeeping_of "$isolated" "${smp:-4}"; fi)" \
 	--argjson policy "$policy" --arg baseline "$baseline" --arg baseline_rule "$baseline_rule" \
 	--argjson alloc "$(alloc_bench)" \
+	--slurpfile cost "$tmp/cost.json" \
 	'def blank_null: if . == "" then null else . end;
 	 {run: {id: $id, accel: ($accel | blank_null // "unknown"), kernel_tree: ($tree | blank_null),
 	        scenario: $scenario, duration_s: ($duration | tonumber? // null),
 	        isolated_cpus: $isolated, refill_cpus: $refill, oslat_cpus: $oslat,
 	        housekeeping_cpus: $housekeeping},
 	  policy: ($policy + {baseline: $baseline, baseline_rule: $baseline_rule}),
-	  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end)}' \
+	  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end),
+	  alloc_cost: $cost[0]}' \
 	< /dev/null > "$tmp/top.json"
 # Variants in run.txt's order, and the continuation bound the analyzer
 # counted with (the same analyzer for every variant of one run).

@@ -10,7 +10,8 @@
 #         drains reached every refill CPU at least 100 times;
 #   both: the oslat CPU was reached once, the self-test counted what was
 #         planted on every CPU (and the verdict rule called it FAIL), the
-#         control window was analysed, the allocator benchmark ran.
+#         control window was analysed, the allocator benchmark ran, timed
+#         and counted (2 runs at each of 1-3 threads under the TCG plugin).
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
@@ -18,8 +19,8 @@ trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 
 ktap_require qemu-system-x86_64 gcc make jq cpio trace-cmd
-ktap_plan 10
-if "$root/scripts/compare.sh" --variants "wq rcu" --scenario hammer --duration 10 --bench-runs 2 >"$scratch/log" 2>&1; then
+ktap_plan 11
+if "$root/scripts/compare.sh" --variants "wq rcu" --scenario hammer --duration 10 --bench-runs 2 --cost-runs 2 >"$scratch/log" 2>&1; then
 	ktap_ok "hammer scenario ran on wq and rcu"
 else
 	ktap_not_ok "hammer scenario ran on wq and rcu"
@@ -49,4 +50,6 @@ ktap_check "quiet control analysed for each variant, with the hammer window's ca
 	test "$(q '[.variants[].cpus[] | .control.coincidences | type == "number"] | all')" = true
 ktap_check "allocator benchmark: 2 samples each and rcu's t-test against wq" \
 	test "$(q '(.alloc_bench.wq.n == 2) and (.alloc_bench.rcu.n == 2) and (.alloc_bench.rcu.significant | type == "boolean")')" = true
+ktap_check "counted allocator cost: 2 runs at 1, 2 and 3 threads each, kernel instructions per fault, rcu's t-test against wq" \
+	test "$(q '[.alloc_cost.wq, .alloc_cost.rcu | .threads | keys == ["1","2","3"] and ([.[] | .kernel_insns.n == 2 and .kernel_insns_nospin.mean > 0] | all)] | all and (.alloc_cost.rcu.threads["1"].kernel_insns_nospin.vs_baseline.p | type == "number")')" = true
 ktap_finish

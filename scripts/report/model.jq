@@ -165,7 +165,7 @@ def by_cause:
 	  {p: "Summed over the isolated CPUs, inside the window; \"(N charged)\": how many of them the rule charged to the drain. Causes are named as the analyzer names them (work function, IRQ vector and its callback, timer function, task); a named drain cause is charged wherever it occurs, any other cause only when it coincided with a drain that reached the CPU."};
 
 def plots:
-	($plots | split(" ") | map(select(. != ""))) as $have
+	($plots | split(" ") | map(select(. != "")) - ["alloc-cost"]) as $have
 	| {h2: "Plots"},
 	  (if $have == [] then {p: "No plot: no variant brought back an analysis, a latency histogram or drain samples."} else empty end),
 	  ({plot: "interruptions", caption: "Interruptions per isolated CPU in the window, one bar per variant, the number of drains that reached the CPU under each bar; the hatched part was charged to the drain (what decides the verdict)."},
@@ -197,7 +197,45 @@ def alloc:
 		{p: "How TCG distorts this: QEMU emulates every instruction and every page-table walk in software, so faults/s is set by the emulator's speed (tens to hundreds of times below native) and by how the host schedules the vCPU threads on 2 cores shared with other work. The absolute rate means nothing outside this run; a difference between variants counts only when the t-test calls it significant, and even then it reflects extra instructions on the fault path more than cache misses or lock contention, which TCG models poorly (no caches; vCPUs take turns when the host has fewer free cores than the guest has CPUs). Only hardware (KVM or bare metal) can tell whether a lock's cache-line bouncing costs more."}
 	end;
 
+# The allocator's counted cost (summary.json's alloc_cost, from the qc-cost
+# TCG plugin): per variant and thread count, and the kernel functions
+# whose instructions per fault differ most from the baseline's.
+def cost:
+	.policy.baseline as $base
+	| .alloc_bench as $timed
+	| {h2: "Instruction cost (TCG plugin)"},
+	if .alloc_cost == null then {p: "Not measured in this run (the run did not include the counted benchmark: `make compare` runs it unless --cost-runs 0)."}
+	else (.alloc_cost as $ac | (([$base] | map(select(. as $v | $ac | has($v)))) + ($ac | keys_unsorted - [$base])) as $order
+		| def ms: if . == null then "–" else "\(.mean | rnd(1)) ± \(.sd // 0 | rnd(1))" end;
+		  def cv: if . == null or .cv_pct == null then "–" else "\(.cv_pct | rnd(3)) %" end;
+		  def vs($v): if $v == $base then "baseline" elif . == null then "–"
+			else "\(.diff_pct | pct) (p \(.p | if . == null then "–" elif . < 0.0001 then "<0.0001" else rnd(4) | tostring end)\(if .significant == true then ", **significant**" else "" end))" end;
+		  {table: {head: ["variant", "threads", "runs", "kernel insns/fault", "CV", "without spin-wait", "CV", "vs \($base) (without spin-wait)", "spin-wait insns/fault", "loads/fault", "stores/fault"],
+			align: "lrrrrrrlrrr",
+			rows: [$order[] as $v | $ac[$v].threads | to_entries | sort_by(.key | tonumber)[] | .key as $t | .value
+				| [$v, $t, (.kernel_insns.n | dash), (.kernel_insns | ms), (.kernel_insns | cv),
+				   (.kernel_insns_nospin | ms), (.kernel_insns_nospin | cv),
+				   (.kernel_insns_nospin.vs_baseline | vs($v)), (.spin_insns.mean | rnd(1) | tostring),
+				   (.kernel_loads_nospin | ms), (.kernel_stores_nospin | ms)]]}},
+		{p: "Counted by the qc-cost TCG plugin (bench/plugin/), not timed: every instruction, load and store each pft thread's CPU executed in the kernel between pft's markers (its timed loop of map, touch, unmap), divided by the run's faults; mean ± sd over the runs. pft's threads run on the isolated CPUs (1, 1-2, 1-3), its main thread on the housekeeping CPU, whose work is not counted. Spin-wait: instructions in the functions of bench/plugin/spin-wait.list (a contended lock's slow path, waiting for another CPU's IPI answer, idling): they depend on how the host schedules QEMU's vCPU threads, not on the code, and are left out of the columns that say so; loads and stores are given without them. \"vs \($base)\" is Welch's t-test of the runs, two-sided, α = 0.05."},
+		{p: "What counting leaves out: cache misses, memory latency and a lock's cache-line bouncing between CPUs, which only hardware shows; TCG models no cache, so every instruction costs the same here. What it counts that hardware counters would not: a `rep` string instruction once per iteration (clearing a page, `clear_page_erms`, is 4,096 stores), and a faulting instruction once when it faults and again when it completes. The timed figures (faults/s, the section above) are kept beside these, labelled as timing: \($order | map(. as $v | "\($v) \(if $v == $base then "baseline" else ($timed[$v].diff_pct_vs_baseline | pct) + " (p \($timed[$v].p | if . == null then "–" else rnd(3) | tostring end))" end)") | join(", ")) by timing."},
+		{plot: "alloc-cost", caption: "Kernel instructions per page fault without spin-waiting, by pft thread count, per variant (±1 sd over the runs); counted under TCG by the qc-cost plugin."},
+		(($ac[$base].functions["1"] // {}) as $b
+		 | ([$order[] | select(. != $base)]) as $others
+		 | [($b | keys) + ([$others[] | $ac[.].functions["1"] // {} | keys[]]) | unique[]
+		    | . as $f | {f: $f, base: ($b[$f] // 0),
+		                 d: [$others[] | ($ac[.].functions["1"][$f] // 0) - ($b[$f] // 0)]}
+		    | .max = (.d | map(fabs) | max // 0)]
+		 | sort_by(-.max) | map(select(.max >= 0.5))[:20] as $rows
+		 | if $rows == [] or $others == [] then empty else
+		   {p: "The kernel functions whose instructions per fault differ most from \($base)'s, one pft thread (no contention), mean over the runs: where each variant's pcplist protection costs or saves instructions."},
+		   {table: {head: (["function", $base] + ($others | map(. + " (Δ vs \($base))"))), align: ("l" + ("r" * (1 + ($others | length)))),
+			rows: [$rows[] | [(.f | code), (.base | rnd(1) | tostring)]
+				+ [.d[] | rnd(1) | if . == 0 then "0" elif . > 0 then "+\(.)" else tostring end]]}}
+		   end))
+	end;
+
 def blocks:
 	[{h1: "quietcore report — run \(.run.id)"},
 	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json alone; nothing was re-run."},
-	   verdicts, facts, per_variant, per_cpu_table, by_cause, plots, alloc];
+	   verdicts, facts, per_variant, per_cpu_table, by_cause, plots, alloc, cost];

@@ -29,3 +29,10 @@ def cdf_dat($title):
   (.samples_us | sort) as $s | ($s | length) as $n
   | "\"latency_us\" \"\($title)\"",
     ($s | to_entries[] | "\(.value) \((.key + 1) / $n)");
+
+# alloc-cost-<variant>.dat from summary.json's alloc_cost: threads, mean and
+# sd of kernel instructions per fault without spin-waiting.
+def cost_dat($v):
+  "\"threads\" \"\($v)\"",
+  (.alloc_cost[$v].threads | to_entries | sort_by(.key | tonumber)[]
+   | "\(.key) \(.value.kernel_insns_nospin.mean) \(.value.kernel_insns_nospin.sd // 0)");

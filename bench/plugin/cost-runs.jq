@@ -1,0 +1,49 @@
+# cost-runs.jq: one variant's qc-cost windows matched to pft's runs.
+#
+#   jq -n --slurpfile w alloc-cost.jsonl --slurpfile pft pft-cost.jsonl \
+#         --argjson spin '["name",...]' -f cost-runs.jq
+#
+# Each pft run opened one window on each CPU in its "cpus", in run order, so
+# vCPU c's windows, in the order the plugin numbered them, belong to the
+# runs that used CPU c, in order. Every window must be used by exactly one
+# run, and a measured run's windows must be complete (instrumented from
+# their open). Output: one object per measured run, counts per fault:
+#   {threads, faults, kernel: {insns, loads, stores}, spin_insns,
+#    kernel_insns_nospin, kernel_loads_nospin, kernel_stores_nospin,
+#    user_insns, functions: {name: insns}}
+# ("spin": the functions of bench/plugin/spin-wait.list, passed as $spin.)
+# Anything that does not match is an error naming what.
+def per(n): . / n;
+($w | group_by(.vcpu) | map({key: (.[0].vcpu | tostring), value: sort_by(.window)})
+    | from_entries) as $by_cpu
+| if ($pft | length) == 0 then error("pft recorded no runs (pft-cost.jsonl is empty)") else . end
+| reduce $pft[] as $run ({used: {}, runs: []};
+    . as $s
+    | ($run.cpus | map(tostring)) as $cpus
+    | [$cpus[] as $c | $by_cpu[$c][$s.used[$c] // 0]
+       // error("pft run \($run.run) (\($run.threads) thread(s)) ran on CPU \($c) but the plugin closed no window there for it: were the markers executed?")] as $ws
+    | if ($run.warmup | not) and ($ws | all(.complete) | not) then
+        error("a measured pft run (\($run.threads) thread(s), run \($run.run)) has a window that opened before the plugin instrumented everything: the scenario needs its warm-up run first")
+      else . end
+    | reduce $cpus[] as $c (.; .used[$c] = ((.used[$c] // 0) + 1))
+    | if $run.warmup then . else
+        .runs += [($ws | map(.functions) | reduce (.[] | to_entries[]) as $e ({};
+              .[$e.key] = [range(3) as $i | (.[$e.key][$i] // 0) + $e.value[$i]])) as $fn
+          | [range(3) as $i | [$spin[] | $fn[.][$i] // 0] | add // 0] as $spun
+          | [($ws | map(.kernel.insns) | add), ($ws | map(.kernel.loads) | add),
+             ($ws | map(.kernel.stores) | add)] as $k
+          | {threads: $run.threads, faults: $run.faults,
+             kernel: {insns: ($k[0] | per($run.faults)), loads: ($k[1] | per($run.faults)),
+                      stores: ($k[2] | per($run.faults))},
+             spin_insns: ($spun[0] | per($run.faults)),
+             kernel_insns_nospin: (($k[0] - $spun[0]) | per($run.faults)),
+             kernel_loads_nospin: (($k[1] - $spun[1]) | per($run.faults)),
+             kernel_stores_nospin: (($k[2] - $spun[2]) | per($run.faults)),
+             user_insns: ($ws | map(.user.insns) | add | per($run.faults)),
+             functions: ($fn | map_values(.[0] | per($run.faults)))}]
+      end)
+| . as $s
+| [$by_cpu | to_entries[] | select((.value | length) != ($s.used[.key] // 0))
+   | "CPU \(.key): \(.value | length) windows, \($s.used[.key] // 0) pft runs"] as $extra
+| if $extra != [] then error("windows and pft runs do not match (\($extra | join(", "))): something else executed the markers")
+  else $s.runs end

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * qc-cost: a QEMU TCG plugin (API version 1, QEMU 7.2) that counts what a
+ * guest x86-64 CPU executes between two marker instructions its program
+ * runs: instructions, memory loads and memory stores, each split into
+ * kernel and user, and the kernel's share attributed to the function of the
+ * kernel's System.map it lies in.
+ *
+ *   qemu-system-x86_64 ... -plugin qc-cost.so,map=System.map,out=cost.jsonl
+ *
+ * Markers (no effect on the guest; nothing else in a kernel or libc emits
+ * them):  open  xchg %bx,%bx  (66 87 db)
+ *         close xchg %cx,%cx  (66 87 c9)
+ * Windows are per vCPU: a vCPU counts from the open marker it executes to
+ * the close marker it executes, exclusive of both, and only its own
+ * instructions (an interrupt or another task on that vCPU in between
+ * counts; other vCPUs do not).  Each vCPU's counters are written only by
+ * that vCPU's own thread (its callbacks, with its vcpu_index), so under
+ * thread=multi nothing is lost or torn; they are read at close by the same
+ * thread.  That is why this plugin uses per-instruction callbacks and not
+ * inline ops, which in API v1 add to one shared counter without atomics.
+ *
+ * Kernel or user: by the instruction's address, the upper (kernel) half of
+ * x86-64's address space or the lower.  An instruction counts once each
+ * time it starts executing: one that faults and is restarted counts twice
+ * (pft's store counts once for the fault and once when it completes), and
+ * a `rep` string instruction counts once per iteration, as QEMU executes
+ * it.  A load or store counts when the access is made.
+ *
+ * Speed: counting every instruction makes the guest several times slower,
+ * so until the first open marker only the markers are instrumented.  The
+ * first open flushes QEMU's translation cache (qemu_plugin_reset) so that
+ * everything is instrumented from then on; a window that opened before that
+ * flush completed is marked "complete":false and must not be used (the
+ * guest runs a warm-up window first).
+ *
+ * Output: one JSON line per closed window, appended to out=FILE:
+ *   {"vcpu":1,"window":2,"complete":true,
+ *    "kernel":{"insns":N,"loads":N,"stores":N},"user":{...},
+ *    "functions":{"name":[insns,loads,stores],...}}
+ * ("functions": kernel functions with any count; "(outside System.map)"
+ * collects module text and anything else beyond the map.)
+ * Errors: one "quietcore: error: qc-cost: ..." line on stderr and QEMU
+ * exits non-zero: bad arguments or System.map (at load), a marker out of
+ * order, or no window ever closed (at exit) -- never an empty or zero
+ * result passed off as a count.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ksyms.h"
+#include "qc-util.h"
+#include "qemu-plugin-api.h"
+
+QC_PLUGIN_EXPORT int qemu_plugin_version = QC_PLUGIN_API_VERSION;
+
+static const unsigned char open_marker[] = { 0x66, 0x87, 0xdb };
+static const unsigned char close_marker[] = { 0x66, 0x87, 0xc9 };
+
+enum { USER, KERNEL };
+enum { INSNS, LOADS, STORES, NCOUNT };
+
+struct vcpu {
+	int open;		/* in a window */
+	int complete;		/* fully instrumented since the open */
+	unsigned long window;	/* windows opened so far */
+	uint64_t count[2][NCOUNT];	/* [USER|KERNEL][INSNS|LOADS|STORES] */
+	uint64_t *fn;		/* per function: NCOUNT counters each */
+} __attribute__((aligned(64)));	/* one vCPU per cache line: no false sharing */
+
+static qemu_plugin_id_t self;
+static struct ksyms ksyms;
+static size_t nfn;		/* ksyms.n + 1: the last is "outside the map" */
+static struct vcpu *vcpus;
+static unsigned int nvcpus;
+static FILE *out;
+static const char *out_path;
+
+/* 0: only markers instrumented; 1: flush requested; 2: all instrumented. */
+static atomic_int instrumented;
+static atomic_ulong windows_closed;
+static atomic_int failed;
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+static void on_qemu_exit(qemu_plugin_id_t id, void *udata);
+
+/* One error line; the first error wins and QEMU will exit non-zero. */
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (atomic_exchange(&failed, 1))
+		return;
+	fputs("quietcore: error: qc-cost: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * What an instrumented instruction is: 0 for user, 1 + the index of its
+ * kernel function otherwise (nfn - 1: outside System.map).  Passed as the
+ * callbacks' userdata so that they need no lookup.
+ */
+static uintptr_t insn_class(uint64_t vaddr)
+{
+	long i;
+
+	if (!(vaddr >> 63))
+		return 0;
+	i = ksyms_find(&ksyms, vaddr);
+	return 1 + (i < 0 ? nfn - 1 : (size_t)i);
+}
+
+static struct vcpu *vcpu_of(unsigned int index)
+{
+	return index < nvcpus ? &vcpus[index] : NULL;
+}
+
+static void on_insn(unsigned int index, void *udata)
+{
+	struct vcpu *c = vcpu_of(index);
+	uintptr_t k = (uintptr_t)udata;
+
+	if (!c || !c->open)
+		return;
+	if (!k) {
+		c->count[USER][INSNS]++;
+		return;
+	}
+	c->count[KERNEL][INSNS]++;
+	c->fn[(k - 1) * NCOUNT + INSNS]++;
+}
+
+static void on_mem(unsigned int index, qemu_plugin_meminfo_t info,
+		   uint64_t vaddr, void *udata)
+{
+	struct vcpu *c = vcpu_of(index);
+	uintptr_t k = (uintptr_t)udata;
+	int what = qemu_plugin_mem_is_store(info) ? STORES : LOADS;
+
+	(void)vaddr;
+	if (!c || !c->open)
+		return;
+	if (!k) {
+		c->count[USER][what]++;
+		return;
+	}
+	c->count[KERNEL][what]++;
+	c->fn[(k - 1) * NCOUNT + what]++;
+}
+
+static void on_reset_done(qemu_plugin_id_t id)
+{
+	/* The reset dropped every callback: put ours back. */
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
+	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
+	atomic_store(&instrumented, 2);
+}
+
+static void on_open(unsigned int index, void *udata)
+{
+	struct vcpu *c = vcpu_of(index);
+	int want = 0;
+
+	(void)udata;
+	if (!c) {
+		fail("open marker on vCPU %u, beyond the %u vCPUs QEMU announced", index, nvcpus);
+		return;
+	}
+	if (c->open) {
+		fail("vCPU %u executed the open marker twice without a close marker in between (window %lu)",
+		     index, c->window);
+		return;
+	}
+	memset(c->count, 0, sizeof(c->count));
+	memset(c->fn, 0, nfn * NCOUNT * sizeof(*c->fn));
+	c->window++;
+	c->complete = atomic_load(&instrumented) == 2;
+	c->open = 1;
+	if (atomic_compare_exchange_strong(&instrumented, &want, 1))
+		qemu_plugin_reset(self, on_reset_done);
+}
+
+static void put_counts(const uint64_t *n)
+{
+	fprintf(out, "{\"insns\":%llu,\"loads\":%llu,\"stores\":%llu}",
+		(unsigned long long)n[INSNS], (unsigned long long)n[LOADS],
+		(unsigned long long)n[STORES]);
+}
+
+static void on_close(unsigned int index, void *udata)
+{
+	struct vcpu *c = vcpu_of(index);
+	const char *sep = "";
+	size_t i;
+
+	(void)udata;
+	if (!c || !c->open) {
+		fail("vCPU %u executed the close marker with no window open", index);
+		return;
+	}
+	c->open = 0;
+	pthread_mutex_lock(&out_lock);
+	fprintf(out, "{\"vcpu\":%u,\"window\":%lu,\"complete\":%s,\"kernel\":",
+		index, c->window, c->complete ? "true" : "false");
+	put_counts(c->count[KERNEL]);
+	fputs(",\"user\":", out);
+	put_counts(c->count[USER]);
+	fputs(",\"functions\":{", out);
+	for (i = 0; i < nfn; i++) {
+		const uint64_t *n = &c->fn[i * NCOUNT];
+
+		if (!n[INSNS] && !n[LOADS] && !n[STORES])
+			continue;
+		fputs(sep, out);
+		qc_json_str(out, i < ksyms.n ? ksyms.sym[i].name : "(outside System.map)");
+		fprintf(out, ":[%llu,%llu,%llu]", (unsigned long long)n[INSNS],
+			(unsigned long long)n[LOADS], (unsigned long long)n[STORES]);
+		sep = ",";
+	}
+	fputs("}}\n", out);
+	if (fflush(out))
+		fail("cannot write '%s': %s", out_path, strerror(errno));
+	pthread_mutex_unlock(&out_lock);
+	atomic_fetch_add(&windows_closed, 1);
+}
+
+static int is_marker(const struct qemu_plugin_insn *insn, const unsigned char *m)
+{
+	return qemu_plugin_insn_size(insn) == 3 &&
+	       !memcmp(qemu_plugin_insn_data(insn), m, 3);
+}
+
+static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+	int all = atomic_load(&instrumented) == 2;
+
+	(void)id;
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t vaddr = qemu_plugin_insn_vaddr(insn);
+		void *k;
+
+		/* Markers count only in user mode: a kernel never emits them. */
+		if (!(vaddr >> 63) && is_marker(insn, open_marker)) {
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_open,
+							       QEMU_PLUGIN_CB_NO_REGS, NULL);
+			continue;
+		}
+		if (!(vaddr >> 63) && is_marker(insn, close_marker)) {
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_close,
+							       QEMU_PLUGIN_CB_NO_REGS, NULL);
+			continue;
+		}
+		if (!all)
+			continue;
+		k = (void *)insn_class(vaddr);
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn,
+						       QEMU_PLUGIN_CB_NO_REGS, k);
+		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW, k);
+	}
+}
+
+static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
+{
+	unsigned int i;
+
+	(void)id;
+	(void)udata;
+	for (i = 0; i < nvcpus; i++)
+		if (vcpus[i].open)
+			fail("vCPU %u opened window %lu and never closed it (no close marker, xchg %%cx,%%cx)",
+			     i, vcpus[i].window);
+	if (!atomic_load(&windows_closed))
+		fail("no counting window: the guest never executed the markers (open xchg %%bx,%%bx, close xchg %%cx,%%cx); nothing counted in '%s'",
+		     out_path);
+	if (out && fclose(out))
+		fail("cannot write '%s': %s", out_path, strerror(errno));
+	out = NULL;
+	if (atomic_load(&failed))
+		_exit(1);
+}
+
+/* "key=value" with a non-empty value, or NULL. */
+static const char *arg_value(const char *arg, const char *key)
+{
+	size_t len = strlen(key);
+
+	if (strncmp(arg, key, len) || arg[len] != '=' || !arg[len + 1])
+		return NULL;
+	return arg + len + 1;
+}
+
+QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					 const qemu_info_t *info,
+					 int argc, char **argv)
+{
+	const char *map = NULL;
+	char err[512];
+	unsigned int i;
+	int a;
+
+	self = id;
+	for (a = 0; a < argc; a++) {
+		const char *v;
+
+		if ((v = arg_value(argv[a], "map")))
+			map = v;
+		else if ((v = arg_value(argv[a], "out")))
+			out_path = v;
+		else {
+			fail("unknown argument '%s': use map=SYSTEM.MAP,out=FILE", argv[a]);
+			return -1;
+		}
+	}
+	if (!map || !out_path) {
+		fail("missing %s: use -plugin qc-cost.so,map=SYSTEM.MAP,out=FILE",
+		     !map ? "map=SYSTEM.MAP" : "out=FILE");
+		return -1;
+	}
+	if (!info->system_emulation || strcmp(info->target_name, "x86_64")) {
+		fail("needs qemu-system-x86_64 (this is %s%s)", info->target_name,
+		     info->system_emulation ? "" : " user mode");
+		return -1;
+	}
+	if (ksyms_load(&ksyms, map, err, sizeof(err))) {
+		fail("%s", err);
+		return -1;
+	}
+	nfn = ksyms.n + 1;
+	nvcpus = info->system.max_vcpus;
+	vcpus = aligned_alloc(64, nvcpus * sizeof(*vcpus));
+	if (!vcpus) {
+		fail("out of memory");
+		return -1;
+	}
+	memset(vcpus, 0, nvcpus * sizeof(*vcpus));
+	for (i = 0; i < nvcpus; i++) {
+		vcpus[i].fn = calloc(nfn * NCOUNT, sizeof(*vcpus[i].fn));
+		if (!vcpus[i].fn) {
+			fail("out of memory");
+			return -1;
+		}
+	}
+	out = fopen(out_path, "w");
+	if (!out) {
+		fail("cannot create '%s': %s", out_path, strerror(errno));
+		return -1;
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
+	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
+	return 0;
+}

@@ -1,0 +1,83 @@
+#!/bin/sh
+# alloc-cost.sh RUNDIR 'VARIANTS' BASELINE: the allocator's counted cost
+# (scenario "cost" under the qc-cost TCG plugin, RUNDIR/<variant>-cost/) as
+# summary.json's alloc_cost: per variant the raw per-run samples, per
+# thread count the mean, sd and coefficient of variation of each figure per
+# fault, Welch's t-test against BASELINE, and the mean instructions per
+# fault of every kernel function. Prints null when no variant has such a
+# directory; refuses (one line, non-zero) one whose files do not match.
+# shellcheck disable=SC2016 # jq programs are single-quoted on purpose
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_cmd jq make
+run=${1:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
+variants=${2:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
+baseline=${3:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
+plugin=$QC_ROOT/bench/plugin
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+spin=$(grep -v -e '^#' -e '^[[:space:]]*$' "$plugin/spin-wait.list" | jq -Rsc 'split("\n") | map(select(length > 0))')
+# The figures per fault that get statistics, and how a run's object holds each.
+metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns_nospin",
+	  "kernel_loads": ".kernel.loads", "kernel_stores": ".kernel.stores",
+	  "kernel_loads_nospin": ".kernel_loads_nospin", "kernel_stores_nospin": ".kernel_stores_nospin",
+	  "spin_insns": ".spin_insns", "user_insns": ".user_insns"}'
+
+any=no
+for v in $variants; do
+	d=$run/$(qc_label "$v" "" "$QC_TAG_COST")
+	[ -d "$d" ] || continue
+	[ "$(cat "$d/status" 2>/dev/null)" = ok ] || continue
+	for f in "$QC_COST_FILE" "$QC_PFT_COST"; do
+		[ -s "$d/$f" ] || die "$d/$f is missing or empty: the counted benchmark of $v did not record (rerun make compare)"
+	done
+	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile pft "$d/$QC_PFT_COST" \
+		--argjson spin "$spin" -f "$plugin/cost-runs.jq" > "$tmp/$v.runs" 2> "$tmp/err" ||
+		die "$v's counted benchmark: $(sed 's/^jq: error[^:]*: //' "$tmp/err" | head -n1)"
+	any=yes
+done
+[ "$any" = yes ] || { echo null; exit 0; }
+
+make -s -f "$QC_ROOT/bench/Makefile" BENCH_OUT="$tmp" "$tmp/welch" >/dev/null || die "bench/welch does not build"
+# welch_of V THREADS METRIC: Welch's test of V against the baseline, or null.
+welch_of() {
+	[ "$1" != "$baseline" ] && [ -f "$tmp/$baseline.runs" ] || { echo null; return; }
+	for x in "$baseline" "$1"; do
+		jq -r --argjson t "$2" --arg m "$3" --argjson metrics "$metrics" \
+			'.[] | select(.threads == $t) | getpath($metrics[$m] | ltrimstr(".") | split("."))' \
+			"$tmp/$x.runs" > "$tmp/w-$x"
+	done
+	"$tmp/welch" --json "$tmp/w-$baseline" "$tmp/w-$1" 2>/dev/null || echo null
+}
+
+for v in $variants; do
+	[ -f "$tmp/$v.runs" ] || continue
+	tests='{}'
+	for t in $(jq -r 'map(.threads) | unique[]' "$tmp/$v.runs"); do
+		for m in $(echo "$metrics" | jq -r 'keys[]'); do
+			tests=$(echo "$tests" | jq --arg t "$t" --arg m "$m" --argjson w "$(welch_of "$v" "$t" "$m")" \
+				'.[$t][$m] = (if $w == null then null else $w | {diff_pct, t, df, p, significant} end)')
+		done
+	done
+	jq -n --arg v "$v" --slurpfile runs "$tmp/$v.runs" \
+		--argjson tests "$tests" --argjson metrics "$metrics" --arg dir "$(qc_label "$v" "" "$QC_TAG_COST")" '
+		def stats: length as $n | (add / $n) as $m
+			| {n: $n, mean: $m,
+			   sd: (if $n > 1 then (map((. - $m) * (. - $m)) | add / ($n - 1) | sqrt) else null end)}
+			| .cv_pct = (if .sd == null or .mean == 0 then null else 100 * .sd / .mean end);
+		$runs[0] as $r
+		| {($v): {
+			dir: $dir,
+			samples: ($r | map(del(.functions))),
+			threads: ($r | group_by(.threads) | map(. as $g | ($g[0].threads | tostring) as $t
+				| {key: $t, value: ($metrics | to_entries | map(.key as $m | .value as $p
+					| {key: $m, value: (([$g[] | getpath($p | ltrimstr(".") | split("."))] | stats)
+					    + {vs_baseline: $tests[$t][$m]})}) | from_entries)}) | from_entries),
+			functions: ($r | group_by(.threads) | map(. as $g | length as $n
+				| {key: ($g[0].threads | tostring),
+				   value: (reduce ($g[] | .functions | to_entries[]) as $e ({}; .[$e.key] += $e.value / $n)
+				           | with_entries(select(.value >= 0.01)))}) | from_entries)}}' > "$tmp/$v.cost"
+done
+# In run order: one object, a key per variant.
+for v in $variants; do [ ! -f "$tmp/$v.cost" ] || cat "$tmp/$v.cost"; done | jq -s add

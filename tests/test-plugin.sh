@@ -1,0 +1,103 @@
+#!/bin/sh
+# bench/plugin (qc-cost, the TCG plugin that counts the guest's own work
+# between markers), without booting a kernel: its System.map lookup on a
+# map made up here; under qemu-system-x86_64 with a 64 KiB real-mode
+# firmware (tests/plugin/bios-loop.S), a known loop counted exactly against
+# its own disassembly; and its refusals (bad arguments, a missing or bogus
+# System.map, markers never executed, a window never closed): each one
+# "quietcore: error: qc-cost:" line and a failing QEMU, never a count.
+. "$(dirname "$0")/ktap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+so=$scratch/qc-cost.so
+
+ktap_require qemu-system-x86_64 gcc make objdump
+ktap_plan 11
+
+ktap_check "bench/plugin/Makefile builds qc-cost.so and ksyms-test with gcc" \
+	make -s -f "$root/bench/plugin/Makefile" PLUGIN_OUT="$scratch" "$so" "$scratch/ksyms-test"
+
+# A map in System.map's format, out of order, with an alias pair (global
+# first whatever the order), a function behind two section boundaries at
+# its address (as _raw_spin_trylock is in 6.1), a data symbol inside the
+# text (ignored) and _etext closing the last function.
+cat > "$scratch/System.map" <<'MAP'
+ffffffff81000200 t helper_b
+ffffffff81000280 T __cpuidle_text_end
+ffffffff81000280 T __lock_text_start
+ffffffff81000280 T _raw_spin_trylock
+ffffffff81000000 T _text
+ffffffff81000100 t __do_sys_getppid
+ffffffff81000100 T __x64_sys_getppid
+ffffffff81000180 d some_data
+ffffffff81000300 T _etext
+MAP
+got=$("$scratch/ksyms-test" "$scratch/System.map" ffffffff81000000 ffffffff810000ff ffffffff81000100 \
+	ffffffff81000190 ffffffff81000200 ffffffff8100027f ffffffff810002ff ffffffff81000300 ffffffff80ffffff | paste -sd' ' -)
+want="_text _text __x64_sys_getppid __x64_sys_getppid helper_b helper_b _raw_spin_trylock - -"
+if [ "$got" = "$want" ]; then
+	ktap_ok "ksyms: each address in its function, a function over a section boundary, the global alias, nothing past _etext or before _text"
+else
+	ktap_not_ok "ksyms: each address in its function, a function over a section boundary, the global alias, nothing past _etext or before _text"
+	ktap_diag "want: $want"; ktap_diag "got:  $got"
+fi
+
+# bios MODE [LOOPS]: scratch/bios.bin built from bios-loop.S.
+bios() {
+	gcc -c -DMODE="$1" -DLOOPS="${2:-1}" -o "$scratch/bios.o" "$root/tests/plugin/bios-loop.S" &&
+		objcopy -O binary -j .text "$scratch/bios.o" "$scratch/bios.bin"
+}
+# qemu ARGS: the firmware under the plugin with ARGS; stderr to scratch/err.
+qemu() {
+	rm -f "$scratch/out.jsonl"
+	timeout 60 qemu-system-x86_64 -nodefaults -display none -accel tcg,thread=multi \
+		-bios "$scratch/bios.bin" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-plugin "$so${1:+,$1}" 2>"$scratch/err"
+}
+
+# The loop: LOOPS = 5000; the expected count comes from the disassembly of
+# the counted window: the instructions between the markers outside the
+# loop once, the loop's body (from the backward jump's target to the jump)
+# LOOPS times.
+loops=5000
+bios 0 "$loops"
+expect=$(objdump -d -m i8086 "$scratch/bios.o" | awk -v from=counted_loop -v loops="$loops" -f "$root/tests/plugin/window-count.awk")
+qemu "map=$scratch/System.map,out=$scratch/out.jsonl"
+rc=$?
+got=$(jq -c 'select(.window == 2) | [.complete, .user.insns, .user.loads, .user.stores, .kernel.insns]' "$scratch/out.jsonl" 2>/dev/null)
+if [ "$rc" -eq 33 ] && [ "$expect" -eq $((1 + 2 * loops)) ] && [ "$got" = "[true,$expect,0,0,0]" ]; then
+	ktap_ok "a loop of $loops: exactly $expect instructions (from its disassembly), no loads or stores, in a complete window"
+else
+	ktap_not_ok "a loop of $loops: exactly $expect instructions (from its disassembly), no loads or stores, in a complete window"
+	ktap_diag "qemu exit $rc, disassembly says $expect, plugin: $got $(cat "$scratch/err")"
+fi
+got=$(jq -c 'select(.window == 1) | .complete' "$scratch/out.jsonl" 2>/dev/null)
+ktap_check "the first window, opened before everything was instrumented, says complete:false" \
+	test "$got" = false
+
+# refused DESC PATTERN PLUGIN-ARGS: QEMU fails, with exactly one qc-cost
+# error line matching PATTERN, and no count is left in the output file.
+refused() {
+	qemu "$3"
+	rc=$?
+	n=$(grep -c '^quietcore: error: qc-cost: ' "$scratch/err")
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 33 ] && [ "$n" -eq 1 ] && grep -q "^quietcore: error: qc-cost: .*$2" "$scratch/err" &&
+	   ! grep -q '"insns"' "$scratch/out.jsonl" 2>/dev/null; then
+		ktap_ok "$1"
+	else
+		ktap_not_ok "$1"; ktap_diag "exit $rc: $(cat "$scratch/err")"
+	fi
+}
+map=$scratch/System.map out=$scratch/out.jsonl
+refused "refused: an unknown plugin argument" "unknown argument 'mapp=" "mapp=$map,out=$out"
+refused "refused: no map= argument" "missing map=" "out=$out"
+refused "refused: no out= argument" "missing out=" "map=$map"
+refused "refused: a System.map that does not exist" "cannot read System.map" "map=$scratch/nope.map,out=$out"
+printf 'this is not a map\n' > "$scratch/bogus.map"
+refused "refused: a file that is not a System.map" "not a System.map" "map=$scratch/bogus.map,out=$out"
+bios 1
+refused "refused: markers never executed (nothing counted)" "never executed the markers" "map=$map,out=$out"
+bios 2
+refused "refused: a window opened and never closed" "never closed it" "map=$map,out=$out"
+ktap_finish
