@@ -62,6 +62,7 @@ if [ -f "$dir/$selftest" ]; then
 	"$qa" --cpus "$iso" --task "$tasks" --json "$dir/$QC_SELFTEST_ANALYSIS.json" "$@" \
 		"$dir/$selftest" > "$dir/$QC_SELFTEST_ANALYSIS.txt" 2>"$dir/selftest.err" || rc=$?
 	[ $rc -le 1 ] || die "the analyzer refused $dir/$selftest: $(head -n1 "$dir/selftest.err")"
+	rm -f "$dir/selftest.err"
 	# Per CPU: planted and counted, over every planted kind.
 	cpus='{}'
 	while read -r kind cpu k; do
