@@ -271,20 +271,6 @@ static const struct file_operations qc_run_fops = {
 	.llseek = noop_llseek,
 };
 
-static ssize_t qc_stop_write(struct file *file, const char __user *ubuf,
-			     size_t count, loff_t *ppos)
-{
-	qc_stop();
-	return count;
-}
-
-static const struct file_operations qc_stop_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = qc_stop_write,
-	.llseek = noop_llseek,
-};
-
 static int qc_state_show(struct seq_file *m, void *v)
 {
 	struct qc_run *r = &qc_run;
@@ -314,7 +300,6 @@ DEFINE_SHOW_ATTRIBUTE(qc_in_flight_us);
 int qc_drain_init(struct dentry *dir)
 {
 	debugfs_create_file("run", 0200, dir, NULL, &qc_run_fops);
-	debugfs_create_file("stop", 0200, dir, NULL, &qc_stop_fops);
 	debugfs_create_file("state", 0444, dir, NULL, &qc_state_fops);
 	debugfs_create_file("in_flight_us", 0444, dir, NULL,
 			    &qc_in_flight_us_fops);

@@ -27,20 +27,20 @@ metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns
 
 any=no
 for v in $variants; do
-	d=$run/$v-cost
+	d=$run/$(qc_label "$v" "" "$QC_TAG_COST")
 	[ -d "$d" ] || continue
 	[ "$(cat "$d/status" 2>/dev/null)" = ok ] || continue
-	for f in "$QC_COST_FILE" pft-cost.jsonl; do
+	for f in "$QC_COST_FILE" "$QC_PFT_COST"; do
 		[ -s "$d/$f" ] || die "$d/$f is missing or empty: the counted benchmark of $v did not record (rerun make compare)"
 	done
-	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile pft "$d/pft-cost.jsonl" \
+	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile pft "$d/$QC_PFT_COST" \
 		--argjson spin "$spin" -f "$plugin/cost-runs.jq" > "$tmp/$v.runs" 2> "$tmp/err" ||
 		die "$v's counted benchmark: $(sed 's/^jq: error[^:]*: //' "$tmp/err" | head -n1)"
 	# The drain's own cost (scenario cost's hammer with markers=1).
-	[ -s "$d/drain-hammer.json" ] || die "$d/drain-hammer.json is missing or empty: the counted drain of $v did not record (rerun make compare)"
+	[ -s "$d/$QC_DRAIN_HAMMER" ] || die "$d/$QC_DRAIN_HAMMER is missing or empty: the counted drain of $v did not record (rerun make compare)"
 	reach=$(qc_drain_reach "$v")
-	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile hammer "$d/drain-hammer.json" \
-		--arg fn "${reach%% *}" --arg per "${reach#* }" --argjson zones "$(cat "$d/drain-zones.txt" 2>/dev/null || echo 0)" \
+	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile hammer "$d/$QC_DRAIN_HAMMER" \
+		--arg fn "${reach%% *}" --arg per "${reach#* }" --argjson zones "$(cat "$d/$QC_DRAIN_ZONES" 2>/dev/null || echo 0)" \
 		--argjson spin "$spin" -f "$plugin/drain-runs.jq" > "$tmp/$v.drain" 2> "$tmp/err" ||
 		die "$v's counted drain: $(sed 's/^jq: error[^:]*: //' "$tmp/err" | head -n1)"
 	any=yes
@@ -69,7 +69,7 @@ for v in $variants; do
 		done
 	done
 	jq -n --arg v "$v" --slurpfile runs "$tmp/$v.runs" --slurpfile drain "$tmp/$v.drain" \
-		--argjson tests "$tests" --argjson metrics "$metrics" --arg dir "$v-cost" '
+		--argjson tests "$tests" --argjson metrics "$metrics" --arg dir "$(qc_label "$v" "" "$QC_TAG_COST")" '
 		def stats: length as $n | (add / $n) as $m
 			| {n: $n, mean: $m,
 			   sd: (if $n > 1 then (map((. - $m) * (. - $m)) | add / ($n - 1) | sqrt) else null end)}

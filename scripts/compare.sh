@@ -5,7 +5,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs=5 refill=auto cost_runs=5 build=yes
+variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs=5 refill=auto rate=
+cost_runs=5 build=yes
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
@@ -13,22 +14,20 @@ while [ $# -gt 0 ]; do
 	--duration) duration=$2; shift ;;
 	--isolated) isolated=$2; shift ;;
 	--refill) refill=$2; shift ;;
+	--rate) rate=$2; shift ;;
 	--debug) debug=--debug ;;
 	--bench-runs) bench_runs=$2; shift ;;
 	--cost-runs) cost_runs=$2; shift ;;
 	--no-build) build=no ;;
-	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--debug] [--bench-runs N (0: no allocator benchmark)] [--cost-runs N (0: no counted benchmark under the TCG plugin)] [--no-build (use the builds there are)]"; exit 0 ;;
+	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark)] [--cost-runs N (0: no counted benchmark under the TCG plugin)] [--no-build (use the builds there are)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
 done
-[ -n "$variants" ] || die "no variants given"
-for v in $variants; do check_variant "$v"; done
-# run.sh checks the rest; check the scenario here so nothing is built first.
-[ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] || die "unknown scenario '$scenario'"
-# compare boots guests of run.sh's default size.
-qc_check_window "$duration" "$isolated" "$QC_SMP"
-refill_cpus=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
+# Every input, checked once, before anything is built or written; compare
+# boots guests of run.sh's default size.
+qc_check_inputs "$variants" "$scenario" "$duration" "$isolated" "$QC_SMP" "$rate" "$refill"
+refill_cpus=$QC_REFILL_CPUS
 
 n=$(echo $variants | wc -w)
 case $bench_runs in ''|*[!0-9]*) die "--bench-runs '$bench_runs' is not a number" ;; esac
@@ -49,7 +48,7 @@ done
 
 run_id=$(qc_new_run)
 run=$QC_RESULTS/$run_id
-qc_status_begin "$run/status"
+qc_status_begin "$run/$QC_STATUS"
 qc_run_txt "$run" "$variants" "$scenario" "$duration" "$isolated" "$refill_cpus"
 
 # run_in_run NAME RUN.SH-ARGS...: one guest of this run; a failure is
@@ -66,13 +65,14 @@ run_in_run() {
 for v in $variants; do
 	i=$((i + 1))
 	step "$i" "$total" "run $v ($scenario, ${duration} s window)"
-	run_in_run "$v" -V "$v" -s "$scenario" -d "$duration" -c "$isolated" --refill "${refill_cpus:-none}"
+	run_in_run "$v" -V "$v" -s "$scenario" -d "$duration" -c "$isolated" --refill "${refill_cpus:-none}" \
+		${rate:+--rate "$rate"}
 done
 if [ "$bench_runs" -gt 0 ]; then
 	for v in $variants; do
 		i=$((i + 1))
 		step "$i" "$total" "allocator benchmark on $v ($bench_runs pft runs)"
-		run_in_run "$v-bench" -V "$v" -s bench --tag bench --param "bench_runs=$bench_runs"
+		run_in_run "$(qc_label "$v" "" "$QC_TAG_BENCH")" -V "$v" -s bench --tag "$QC_TAG_BENCH" --param "bench_runs=$bench_runs"
 	done
 fi
 # The same benchmark counted instead of timed: pft under the qc-cost TCG
@@ -81,7 +81,8 @@ if [ "$cost_runs" -gt 0 ]; then
 	for v in $variants; do
 		i=$((i + 1))
 		step "$i" "$total" "counted allocator cost on $v (TCG plugin, 1-3 threads x $cost_runs pft runs)"
-		run_in_run "$v-cost" -V "$v" -s cost --tag cost --count-cost --param "cost_runs=$cost_runs"
+		run_in_run "$(qc_label "$v" "" "$QC_TAG_COST")" -V "$v" -s cost --tag "$QC_TAG_COST" --count-cost \
+			--param "cost_runs=$cost_runs"
 	done
 fi
 # The run's status is settled before the summary and report read it.

@@ -8,19 +8,21 @@ usage() {
 	cat <<USAGE
 usage: $0 [options]
   -V, --variant NAME      kernel variant: $(qc_variants | tr '\n' ' ')(default spinlock)
-  -s, --scenario NAME     guest scenario: $(ls "$QC_ROOT/guest-init/scenarios" | sed 's/\.sh$//' | tr '\n' ' ')(default oslat)
+  -s, --scenario NAME     guest scenario: $(qc_scenarios | tr '\n' ' ')(default oslat)
   -d, --duration SECONDS  measurement window (default 20)
   -c, --isolated LIST     isolated CPUs, e.g. 1-3; CPU 0 is housekeeping (default 1-3)
       --refill LIST       isolated CPUs that run the refill workload instead of
                           oslat: a list, "none", or "auto" (default: all isolated
                           CPUs but the first in hammer and quiet, none elsewhere)
+      --rate N            drain_all_pages() calls/s of the hammer (default 100)
       --smp N             vCPUs (default 4)
       --mem MB            guest memory (default 2048)
       --debug             boot the debug build (configs/debug.config)
       --run-id ID         add to an existing results/ID instead of a new run
       --tag NAME          name the result directory <variant>-NAME
       --param KEY=VALUE   pass qc.KEY=VALUE to the guest (QC_KEY in scenarios),
-                          e.g. --param rate=200, --param bench_runs=5
+                          KEY one of: $QC_PARAMS_SETTABLE
+                          (guest-init/contract.sh), e.g. --param bench_runs=5
       --guest-script FILE run FILE in the guest (scenario "custom"); what it
                           writes in its working directory comes home
       --timeout SECONDS   hard limit for the guest (default 300 + 3 x duration)
@@ -34,7 +36,7 @@ USAGE
 }
 
 variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=$QC_SMP mem=2048
-flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto count_cost=no
+flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto rate= count_cost=no
 while [ $# -gt 0 ]; do
 	case $1 in
 	-V|--variant) variant=$2; shift ;;
@@ -42,6 +44,7 @@ while [ $# -gt 0 ]; do
 	-d|--duration) duration=$2; shift ;;
 	-c|--isolated) isolated=$2; shift ;;
 	--refill) refill=$2; shift ;;
+	--rate) rate=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--debug) flavour=debug ;;
@@ -52,7 +55,12 @@ while [ $# -gt 0 ]; do
 		[a-z]*=*) case ${2%%=*}${2#*=} in *[!a-z0-9_.,-]*) die "--param '$2' must be KEY=VALUE of letters, digits and _.,-" ;; esac ;;
 		*) die "--param '$2' is not KEY=VALUE" ;;
 		esac
-		params="$params qc.$2"; shift ;;
+		case " $QC_PARAMS_SETTABLE " in *" ${2%%=*} "*) ;; *)
+			die "--param '$2': the guest reads no parameter '${2%%=*}' (one of: $QC_PARAMS_SETTABLE; see guest-init/contract.sh)" ;;
+		esac
+		# The rate is checked with the other inputs.
+		if [ "${2%%=*}" = rate ]; then rate=${2#*=}; else params="$params qc.$2"; fi
+		shift ;;
 	--guest-script) guest_script=$2; scenario=custom; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--no-build) build=no ;;
@@ -64,18 +72,16 @@ while [ $# -gt 0 ]; do
 done
 
 # Check every input before anything is built or written.
-check_variant "$variant"
-[ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] ||
-	die "unknown scenario '$scenario': choose one of: $(ls "$QC_ROOT/guest-init/scenarios" | sed 's/\.sh$//' | tr '\n' ' ')"
 is_count "$smp" || die "--smp '$smp' is not a CPU count"
 is_count "$mem" || die "--mem '$mem' is not a size in MB"
-qc_check_window "$duration" "$isolated" "$smp"
-refill=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
+qc_check_inputs "$variant" "$scenario" "$duration" "$isolated" "$smp" "$rate" "$refill"
+refill=$QC_REFILL_CPUS
+[ -z "$rate" ] || params=" qc.rate=$rate$params"
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
 [ -n "$timeout" ] || timeout=$((300 + 3 * duration))
 is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 
-label=$variant${flavour:+-$flavour}${tag:+-$tag}
+label=$(qc_label "$variant" "$flavour" "$tag")
 # Kernel parameters a scenario needs (stress: page_owner=on)
 # are named in the scenario itself, on a "# qc-kernel-args:" line.
 kargs=$(sed -n 's/^# qc-kernel-args: *//p' "$QC_ROOT/guest-init/scenarios/$scenario.sh")
@@ -89,13 +95,19 @@ fi
 
 if [ -n "$run_id" ]; then
 	[ -d "$QC_RESULTS/$run_id" ] || die "no run '$run_id' in $QC_RESULTS"
+	own_run=no
 else
+	# A run of its own, as compare makes one: its facts for summarize.sh
+	# and report.sh, and its status, the guest's when it ends.
 	run_id=$(qc_new_run)
+	own_run=yes
+	qc_run_txt "$QC_RESULTS/$run_id" "$variant" "$scenario" "$duration" "$isolated" "$refill"
 fi
 out=$QC_RESULTS/$run_id/$label
 [ ! -e "$out" ] || die "$out already exists: results are never overwritten, start a new run"
 mkdir -p "$out"
-qc_status_begin "$out/status"
+qc_status_begin "$out/$QC_STATUS"
+[ "$own_run" = no ] || trap 'cp "$out/$QC_STATUS" "$QC_RESULTS/$run_id/$QC_STATUS"' EXIT
 
 initrd=$bdir/qc-initramfs.cpio
 "$QC_ROOT/scripts/initramfs.sh" --build "$bdir" ${guest_script:+--extra "$guest_script"} "$initrd"
@@ -113,8 +125,8 @@ info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill o
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
 	--timeout "$timeout" ${plugin:+--plugin "$plugin"} --append "${kargs:+$kargs }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
 # A splat fails the run whatever the scenario measured.
-if ! "$QC_ROOT/scripts/splats.sh" "$out/console.log" > "$out/splats.txt"; then
-	die "kernel splat in the $label guest: $(grep -m1 -E 'WARNING:|BUG:|Oops|lock|RCU|corruption|atomic|stall|UBSAN|bad page|fault|panic' "$out/splats.txt" | tr -d '\r' | cut -c1-200) (see $out/splats.txt)"
+if ! "$QC_ROOT/scripts/splats.sh" "$out/$QC_CONSOLE" > "$out/splats.txt"; then
+	die "kernel splat in the $label guest: $("$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" | cut -c1-200) (see $out/splats.txt)"
 fi
 rm -f "$out/splats.txt"
 "$QC_ROOT/scripts/analyze.sh" "$out" "$isolated"
@@ -123,7 +135,7 @@ rm -f "$out/splats.txt"
 	echo "scenario: $scenario"
 	echo "duration_s: $duration"
 	echo "kernel_tree: linux-source-6.1 $(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null) + patches/$variant"
-} >> "$out/boot-params.txt"
+} >> "$out/$QC_BOOT_PARAMS"
 echo "ok" > "$QC_STATUS_FILE"
 info "results in $out"
 echo "$out"

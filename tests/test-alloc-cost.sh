@@ -10,6 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
+ktap_require jq make gcc
 ktap_plan 17
 
 # win VCPU N COMPLETE KINSNS SPIN: one window line; SPIN instructions of it

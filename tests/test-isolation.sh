@@ -18,6 +18,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 
+ktap_require qemu-system-x86_64 gcc make jq cpio trace-cmd
 ktap_plan 11
 if "$root/scripts/compare.sh" --variants "wq rcu" --scenario hammer --duration 10 --bench-runs 2 --cost-runs 2 >"$scratch/log" 2>&1; then
 	ktap_ok "hammer scenario ran on wq and rcu"

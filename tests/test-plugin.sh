@@ -12,6 +12,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 so=$scratch/qc-cost.so
 
+ktap_require qemu-system-x86_64 gcc make objdump
 ktap_plan 12
 
 ktap_check "bench/plugin/Makefile builds qc-cost.so and ksyms-test with gcc" \

@@ -64,6 +64,7 @@
 #include <unistd.h>
 
 #include "ksyms.h"
+#include "qc-util.h"
 #include "qemu-plugin-api.h"
 
 QC_PLUGIN_EXPORT int qemu_plugin_version = QC_PLUGIN_API_VERSION;
@@ -254,10 +255,10 @@ static void on_close(unsigned int index, void *udata)
 
 		if (!n[INSNS] && !n[LOADS] && !n[STORES])
 			continue;
-		fprintf(out, "%s\"%s\":[%llu,%llu,%llu]", sep,
-			i < ksyms.n ? ksyms.sym[i].name : "(outside System.map)",
-			(unsigned long long)n[INSNS], (unsigned long long)n[LOADS],
-			(unsigned long long)n[STORES]);
+		fputs(sep, out);
+		qc_json_str(out, i < ksyms.n ? ksyms.sym[i].name : "(outside System.map)");
+		fprintf(out, ":[%llu,%llu,%llu]", (unsigned long long)n[INSNS],
+			(unsigned long long)n[LOADS], (unsigned long long)n[STORES]);
 		sep = ",";
 	}
 	fputs("}}\n", out);

@@ -9,14 +9,17 @@
 # /results/pft-cost.jsonl, warm-ups flagged "warmup":true. Each run is
 # small (QC_COST_MIB MiB x QC_COST_ROUNDS rounds per thread): the counts
 # are exact, so a few thousand faults settle the figure.
-. /qc/guest-init/lib.sh
+. /qc/guest-init/guest-lib.sh
+. /qc/guest-init/hammer.sh
 set -e
 runs=${QC_COST_RUNS:-5}
 mib=${QC_COST_MIB:-8}
 rounds=${QC_COST_ROUNDS:-2}
-hk=$(echo "$QC_HOUSEKEEPING" | cut -d, -f1 | cut -d- -f1)
-first=$(qc_first_isolated)
-out=/results/pft-cost.jsonl
+cl_first "$QC_HOUSEKEEPING"
+hk=$CL_FIRST
+cl_first "$QC_ISOLATED"
+first=$CL_FIRST
+out=/results/$QC_PFT_COST
 : > "$out"
 for threads in 1 2 3; do
 	cpus=$first-$((first + threads - 1))
@@ -36,19 +39,15 @@ qc_say "pft: $(grep -c '"warmup":false' "$out") counted runs recorded"
 drain_s=${QC_DRAIN_SECONDS:-3}
 iso=$QC_ISOLATED
 qc_say "drain cost: refill on CPUs $iso, drain_all_pages() at ${QC_DRAIN_RATE:-20}/s for $drain_s s on CPU $hk"
-grep -c '^Node' /proc/zoneinfo > /results/drain-zones.txt
+grep -c '^Node' /proc/zoneinfo > "/results/$QC_DRAIN_ZONES"
 refill -c "$iso" -T 20 -P 64 -D $((drain_s + 60)) -q --json /results/drain-refill.json > /results/drain-refill.txt 2>&1 &
 refill_pid=$!
 sleep 2
+# markers=1 is this scenario's own module argument, so the module is
+# loaded here; the run and its end go through guest-init/hammer.sh.
 insmod /qc/modules/qc_hammer.ko cpu="$hk" rate_hz="${QC_DRAIN_RATE:-20}" markers=1
-echo "$drain_s" > /sys/kernel/debug/qc_hammer/run
-waited=0
-until [ "$(cat /sys/kernel/debug/qc_hammer/state)" = done ]; do
-	sleep 1
-	waited=$((waited + 1))
-	[ "$waited" -lt $((drain_s + 60)) ] || { qc_say "the hammer did not finish"; exit 1; }
-done
-cat /sys/kernel/debug/qc_hammer/stats > /results/drain-hammer.json
+qc_hammer_start "$drain_s"
+qc_hammer_finish "/results/$QC_DRAIN_HAMMER" 60
 kill -INT "$refill_pid" 2>/dev/null || true
 wait "$refill_pid" || true
-qc_say "drain cost: $(grep -o '"calls":[0-9]*' /results/drain-hammer.json) calls recorded"
+qc_say "drain cost: $(grep -o '"calls":[0-9]*' "/results/$QC_DRAIN_HAMMER") calls recorded"

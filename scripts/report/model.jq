@@ -177,7 +177,9 @@ def plots:
 def alloc:
 	.policy.baseline as $base
 	| (.policy.baseline_rule // "the policy's baseline"
-	   | if . == "first variant of the run" then "the run's first variant, as the policy says" else "the policy names it" end) as $why
+	   | if . == "first variant of the run" then "the run's first variant, as the policy says"
+	     elif . == "marked baseline in patches/series" then "patches/series marks it"
+	     else "the policy names it" end) as $why
 	| {h2: "Allocator cost (page-fault benchmark)"},
 	if .alloc_bench == null then {p: "Not measured in this run (the run did not include the allocator benchmark)."}
 	else (.alloc_bench | ([$base] + (keys_unsorted - [$base])) as $order | . as $ab
@@ -251,5 +253,5 @@ def cost:
 
 def blocks:
 	[{h1: "quietcore report — run \(.run.id)"},
-	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json and per-variant files; nothing was re-run."},
+	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json alone; nothing was re-run."},
 	   verdicts, facts, per_variant, per_cpu_table, by_cause, plots, alloc, cost];

@@ -1,5 +1,6 @@
-# Real drain triggers for the "triggers" scenario; run in the background
-# on the housekeeping CPU while the window is open. Busybox ash.
+# The kernel's own reasons to drain every CPU's pcplists, one function
+# each, for the "triggers" and "stress" scenarios; run on the housekeeping
+# CPU. Busybox ash; sourced.
 
 # Offline then online the highest-numbered memory block that will go.
 trigger_memory_offline() {

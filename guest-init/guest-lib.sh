@@ -1,10 +1,12 @@
-# Helpers shared by the guest's /init and scenarios (busybox ash).
+# Helpers shared by the guest's /init and scenarios (busybox ash): the
+# console progress line, a window's countdown, the kernel's own facts.
+# Sourcing it brings the guest's CPU-list helper (cpulist.sh) too.
+. /qc/guest-init/cpulist.sh
+# Every result file's name and every qc.* parameter (the results contract).
+. /qc/guest-init/contract.sh
 
 # qc_say MSG: a progress line on the console, which the host shows.
 qc_say() { echo "QC: $*" > /dev/console; }
-
-# qc_first_isolated: the lowest CPU of QC_ISOLATED ("1-3,5" gives 1).
-qc_first_isolated() { echo "$QC_ISOLATED" | cut -d, -f1 | cut -d- -f1; }
 
 # qc_wait_progress SECONDS WHAT: sleep through a window, saying how much of
 # it is left every 5 s (the console write happens on the housekeeping CPU).
