@@ -7,6 +7,7 @@ SCENARIO ?= hammer
 DURATION ?= 20
 ISOLATED ?= 1-3
 REFILL   ?= auto
+RATE     ?=
 RUN      ?=
 
 STRESS_SECONDS ?= 300
@@ -19,13 +20,13 @@ help:
 	@echo "make setup                      install Debian packages (root, once)"
 	@echo "make test                       fast checks + end-to-end guest boot (KTAP)"
 	@echo "make test-fast                  the checks that boot nothing"
-	@echo "make compare [VARIANTS=...] [SCENARIO=...] [DURATION=s] [ISOLATED=1-3] [REFILL=auto|none|2-3]"
+	@echo "make compare [VARIANTS=...] [SCENARIO=...] [DURATION=s] [ISOLATED=1-3] [REFILL=auto|none|2-3] [RATE=drains/s]"
 	@echo "make audit [VARIANTS=...]       which housekeeping operations interrupt an isolated CPU"
 	@echo "                                (= make compare SCENARIO=audit)"
 	@echo "make report RUN=results/<run-id>  re-render a run's report"
 	@echo "make build VARIANT=wq           build one variant's guest kernel"
 	@echo "make run VARIANT=wq [SCENARIO=...] [DURATION=s]"
-	@echo "make stress [STRESS_SECONDS=300]  debug builds under the drain stress"
+	@echo "make stress [STRESS_SECONDS=300] [VARIANTS=...] [RATE=...]  debug builds under the drain stress"
 	@echo "make clean                      remove build outputs in the cache"
 
 setup:
@@ -35,11 +36,12 @@ build:
 	@scripts/build.sh $(VARIANT)
 
 run:
-	@scripts/run.sh -V $(VARIANT) -s $(SCENARIO) -d $(DURATION) -c $(ISOLATED) --refill $(REFILL)
+	@scripts/run.sh -V "$(VARIANT)" -s "$(SCENARIO)" -d "$(DURATION)" -c "$(ISOLATED)" --refill "$(REFILL)" \
+		$(if $(RATE),--rate "$(RATE)")
 
 compare:
-	@scripts/compare.sh --variants "$(VARIANTS)" --scenario $(SCENARIO) \
-		--duration $(DURATION) --isolated $(ISOLATED) --refill $(REFILL)
+	@scripts/compare.sh --variants "$(VARIANTS)" --scenario "$(SCENARIO)" \
+		--duration "$(DURATION)" --isolated "$(ISOLATED)" --refill "$(REFILL)" $(if $(RATE),--rate "$(RATE)")
 
 # The isolation audit: the compare job with the audit scenario.
 audit:
@@ -50,7 +52,7 @@ report:
 	@scripts/summarize.sh $(RUN) && scripts/report.sh $(RUN)
 
 stress:
-	@scripts/stress.sh --duration $(STRESS_SECONDS)
+	@scripts/stress.sh --duration "$(STRESS_SECONDS)" --variants "$(VARIANTS)" $(if $(RATE),--rate "$(RATE)")
 
 test:
 	@tests/run.sh

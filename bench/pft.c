@@ -23,7 +23,6 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +31,8 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "qc-util.h"
 
 struct worker {
 	pthread_t tid;
@@ -46,18 +47,6 @@ static size_t page_size;
 static unsigned int rounds = 4;
 static int allow_thp;
 static pthread_barrier_t start_barrier;
-
-static void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("pft: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
 
 static uint64_t now_ns(void)
 {
@@ -130,41 +119,6 @@ static void *worker_fn(void *arg)
 	return NULL;
 }
 
-/* Parse "0-3,5" into cpus[]; returns the count or -1. */
-static int parse_cpu_list(const char *s, int *cpus, int max)
-{
-	int n = 0;
-
-	while (*s) {
-		char *end;
-		long a, b;
-
-		if (*s < '0' || *s > '9')
-			return -1;
-		a = strtol(s, &end, 10);
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			if (*s < '0' || *s > '9')
-				return -1;
-			b = strtol(s, &end, 10);
-		}
-		if (b < a || b >= CPU_SETSIZE)
-			return -1;
-		for (; a <= b; a++) {
-			if (n == max)
-				return -1;
-			cpus[n++] = a;
-		}
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
-	return n;
-}
-
 static unsigned long parse_num(const char *opt, const char *s, unsigned long max)
 {
 	char *end;
@@ -173,7 +127,7 @@ static unsigned long parse_num(const char *opt, const char *s, unsigned long max
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (errno || *end || end == s || *s == '-' || v == 0 || v > max)
-		die(2, "%s '%s' is not a whole number from 1 to %lu", opt, s, max);
+		qc_die(2, "%s '%s' is not a whole number from 1 to %lu", opt, s, max);
 	return v;
 }
 
@@ -221,6 +175,7 @@ int main(int argc, char **argv)
 	struct worker *w;
 	int ncpus, c;
 
+	qc_prog = "pft";
 	while ((c = getopt_long(argc, argv, "a:t:m:r:n:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': cpu_list = optarg; break;
@@ -230,16 +185,20 @@ int main(int argc, char **argv)
 		case 'n': runs = parse_num("--runs", optarg, 1 << 20); break;
 		case 'H': allow_thp = 1; break;
 		case 'h': usage(stdout); return 0;
-		default: die(2, "bad option (see --help)");
+		default: qc_die(2, "bad option (see --help)");
 		}
 	}
 	if (optind < argc)
-		die(2, "unexpected argument '%s' (see --help)", argv[optind]);
+		qc_die(2, "unexpected argument '%s' (see --help)", argv[optind]);
 
 	if (cpu_list) {
-		ncpus = parse_cpu_list(cpu_list, cpus, CPU_SETSIZE);
-		if (ncpus <= 0)
-			die(2, "--affinity '%s' is not a CPU list", cpu_list);
+		static unsigned char listed[CPU_SETSIZE];
+
+		if (qc_cpulist_parse(cpu_list, listed, CPU_SETSIZE) < 0)
+			qc_die(2, "--affinity '%s' is not a CPU list", cpu_list);
+		for (ncpus = 0, c = 0; c < CPU_SETSIZE; c++)
+			if (listed[c])
+				cpus[ncpus++] = c;
 	} else {
 		cpu_set_t set;
 
@@ -249,7 +208,7 @@ int main(int argc, char **argv)
 		 * is every online CPU.
 		 */
 		if (sched_getaffinity(0, sizeof(set), &set))
-			die(1, "sched_getaffinity: %s", strerror(errno));
+			qc_die(1, "sched_getaffinity: %s", strerror(errno));
 		for (ncpus = 0, c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, &set))
 				cpus[ncpus++] = c;
@@ -261,7 +220,7 @@ int main(int argc, char **argv)
 	region_bytes = mib << 20;
 	w = calloc(threads, sizeof(*w));
 	if (!w)
-		die(1, "out of memory");
+		qc_die(1, "out of memory");
 
 	for (run = 0; run < runs; run++) {
 		uint64_t first = UINT64_MAX, last = 0, faults, per_thread;
@@ -269,13 +228,13 @@ int main(int argc, char **argv)
 		struct rusage ru0, ru1;
 
 		if (pthread_barrier_init(&start_barrier, NULL, threads + 1))
-			die(1, "pthread_barrier_init failed");
+			qc_die(1, "pthread_barrier_init failed");
 		for (i = 0; i < threads; i++) {
 			memset(&w[i], 0, sizeof(w[i]));
 			w[i].cpu = cpus[i % ncpus];
 			errno = pthread_create(&w[i].tid, NULL, worker_fn, &w[i]);
 			if (errno)
-				die(1, "pthread_create: %s", strerror(errno));
+				qc_die(1, "pthread_create: %s", strerror(errno));
 		}
 		/* Count only the run's own faults, not thread stacks. */
 		getrusage(RUSAGE_SELF, &ru0);
@@ -288,7 +247,7 @@ int main(int argc, char **argv)
 		per_thread = (uint64_t)rounds * (region_bytes / page_size);
 		for (i = 0; i < threads; i++) {
 			if (w[i].err)
-				die(1, "thread %lu on CPU %d: %s", i, w[i].cpu,
+				qc_die(1, "thread %lu on CPU %d: %s", i, w[i].cpu,
 				    strerror(w[i].err));
 			if (w[i].start_ns < first)
 				first = w[i].start_ns;

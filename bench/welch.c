@@ -18,10 +18,11 @@
 #include <float.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "qc-util.h"
 
 struct sample {
 	const char *name;
@@ -29,18 +30,6 @@ struct sample {
 	size_t n, cap;
 	double mean, var;
 };
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("welch: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
 
 static void read_sample(struct sample *s, const char *name)
 {
@@ -50,7 +39,7 @@ static void read_sample(struct sample *s, const char *name)
 
 	s->name = name;
 	if (!f)
-		die("%s: %s", name, strerror(errno));
+		qc_die(2, "%s: %s", name, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line, *end;
 		double x;
@@ -65,21 +54,21 @@ static void read_sample(struct sample *s, const char *name)
 		end += strspn(end, " \t");
 		/* isfinite: strtod happily accepts "nan" and "inf". */
 		if (end == p || *end || errno || !isfinite(x))
-			die("%s:%u: '%s' is not a number", name, lineno, p);
+			qc_die(2, "%s:%u: '%s' is not a number", name, lineno, p);
 		if (s->n == s->cap) {
 			s->cap = s->cap ? 2 * s->cap : 64;
 			s->v = realloc(s->v, s->cap * sizeof(*s->v));
 			if (!s->v)
-				die("out of memory");
+				qc_die(2, "out of memory");
 		}
 		s->v[s->n++] = x;
 	}
 	if (ferror(f))
-		die("%s: read error", name);
+		qc_die(2, "%s: read error", name);
 	if (f != stdin)
 		fclose(f);
 	if (s->n < 2)
-		die("%s has %zu sample%s: a t-test needs at least 2 per set",
+		qc_die(2, "%s has %zu sample%s: a t-test needs at least 2 per set",
 		    name, s->n, s->n == 1 ? "" : "s");
 }
 
@@ -173,20 +162,6 @@ static double t_crit(double alpha, double df)
 	return (lo + hi) / 2;
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 /* JSON has no NaN: undefined quantities are null. */
 static void json_num(const char *key, double x)
 {
@@ -200,7 +175,7 @@ static void json_num(const char *key, double x)
 static void json_sample(const char *key, const struct sample *s)
 {
 	printf("\"%s\":{\"file\":", key);
-	json_str(s->name);
+	qc_json_str(stdout, s->name);
 	printf(",\"n\":%zu", s->n);
 	json_num("mean", s->mean);
 	json_num("sd", sqrt(s->var));
@@ -241,6 +216,7 @@ int main(int argc, char **argv)
 	const char *why;
 	char *end;
 
+	qc_prog = "welch";
 	while ((c = getopt_long(argc, argv, "ja:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
@@ -248,15 +224,15 @@ int main(int argc, char **argv)
 		case 'a':
 			alpha = strtod(optarg, &end);
 			if (*end || end == optarg || !(alpha > 0 && alpha < 1))
-				die("--alpha '%s' is not a level between 0 and 1 (e.g. 0.05)",
+				qc_die(2, "--alpha '%s' is not a level between 0 and 1 (e.g. 0.05)",
 				    optarg);
 			break;
 		case 'h': usage(stdout); return 0;
-		default: die("bad option (see --help)");
+		default: qc_die(2, "bad option (see --help)");
 		}
 	}
 	if (argc - optind != 2)
-		die("need two sample files, baseline then variant (see --help)");
+		qc_die(2, "need two sample files, baseline then variant (see --help)");
 	read_sample(&a, argv[optind]);
 	read_sample(&b, argv[optind + 1]);
 	describe(&a);
@@ -303,7 +279,7 @@ int main(int argc, char **argv)
 		json_num("t_crit", crit);
 		printf(",\"significant\":%s,\"reason\":",
 		       sig < 0 ? "null" : sig ? "true" : "false");
-		json_str(why);
+		qc_json_str(stdout, why);
 		printf("}\n");
 		return 0;
 	}

@@ -16,7 +16,8 @@
 #   enter-isolated.sh -- oslat -c 1-3 -C 1 -D 20
 # The main thread then sleeps in pthread_join() on CPU 1 until the end.
 set -u
-case $0 in */*) . "${0%/*}/lib.sh" ;; *) . ./lib.sh ;; esac
+case $0 in */*) QC_CPUSETS=${0%/*} ;; *) QC_CPUSETS=. ;; esac
+. "$QC_CPUSETS/tasks.sh"
 
 [ -f "$QC_CG_ISO/cgroup.procs" ] ||
 	{ echo "enter-isolated: no $QC_CG_ISO: run isolate.sh first" >&2; exit 1; }

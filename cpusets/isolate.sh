@@ -2,9 +2,9 @@
 # isolate.sh [options] HOUSEKEEPING ISOLATED [RECORD]
 #   e.g. isolate.sh 0 1-3 /results/isolation.txt
 #
-# Keep housekeeping work off the isolated CPUs (DESIGN.md, "The isolation
-# scenario", step 2), as tuned's cpu-partitioning / realtime profiles do,
-# but with cgroup v2 cpuset partitions instead of systemd:
+# Keep housekeeping work off the isolated CPUs (docs/design.md, step 2),
+# as tuned's cpu-partitioning / realtime profiles do, but with cgroup v2
+# cpuset partitions instead of systemd:
 #
 #   /sys/fs/cgroup/housekeeping   cpuset.cpus=HOUSEKEEPING; every user task
 #   /sys/fs/cgroup/isolated       cpuset.cpus=ISOLATED, partition "isolated"
@@ -17,9 +17,10 @@
 # its CPU. Their affinity is set to HOUSEKEEPING instead; the per-CPU ones
 # (PF_NO_SETAFFINITY, bound to one CPU) cannot move and are listed.
 #
-# Then: unbound workqueue cpumask, IRQ affinities, vm.stat_interval and,
-# only when asked, RT throttling. RECORD (key=value lines) gets every
-# setting with its value before ("<key>.was").
+# Then: the unbound workqueue cpumask, IRQ affinities (irq-affinity.sh),
+# vm.stat_interval and, only when asked, RT throttling (sysctls.sh).
+# RECORD (key=value lines) gets every setting with its value before
+# ("<key>.was").
 #
 # Options:
 #   --rt-throttle off|on|keep   off writes -1 to sched_rt_runtime_us (the
@@ -29,7 +30,10 @@
 #                               falls back to root if the kernel refuses)
 # Exit: 0 set up, 1 a step failed (message on stderr), 2 usage.
 set -u
-case $0 in */*) . "${0%/*}/lib.sh" ;; *) . ./lib.sh ;; esac
+case $0 in */*) QC_CPUSETS=${0%/*} ;; *) QC_CPUSETS=. ;; esac
+. "$QC_CPUSETS/tasks.sh"
+. "$QC_CPUSETS/irq-affinity.sh"
+. "$QC_CPUSETS/sysctls.sh"
 
 rt=keep stat_interval=300 want_prs=isolated
 usage() { echo "usage: $0 [--rt-throttle off|on|keep] [--stat-interval S] [--partition isolated|root] HOUSEKEEPING ISOLATED [RECORD]" >&2; exit 2; }
@@ -157,43 +161,11 @@ else
 	rec workqueue.cpumask "absent"
 fi
 
-# --- 4. IRQs ----------------------------------------------------------------
-# New IRQs default to housekeeping; existing ones are moved. Managed IRQs
-# (multiqueue devices) refuse with EIO: the kernel owns their affinity and
-# isolcpus=managed_irq keeps them off isolated CPUs where it can.
-hexmask_of "$hk_mask"
-set_file irq.default_smp_affinity /proc/irq/default_smp_affinity "$HEXMASK"
-irq_set=0 irq_refused=
-for d in /proc/irq/[0-9]*; do
-	n=${d##*/}
-	read_first "$d/smp_affinity_list"
-	[ "$LINE" != "$hk_list" ] || continue
-	if echo "$hk_list" > "$d/smp_affinity_list" 2>/dev/null; then
-		irq_set=$((irq_set + 1))
-		rec "irq.$n.was" "$LINE"
-	else
-		irq_refused="$irq_refused $n"
-	fi
-done
-rec irq.moved "$irq_set"
-rec irq.refused "${irq_refused# }"
+# --- 4. IRQs (irq-affinity.sh) -----------------------------------------------
+steer_irqs
 
-# --- 5. sysctls --------------------------------------------------------------
-# vmstat_update would otherwise run every second on a CPU whose counters
-# changed; with nohz_full it is deferred, a long interval keeps it so.
-set_file vm.stat_interval /proc/sys/vm/stat_interval "$stat_interval"
-# The soft-lockup watchdog kthreads (if built) stay on housekeeping.
-[ ! -f /proc/sys/kernel/watchdog_cpumask ] ||
-	set_file kernel.watchdog_cpumask /proc/sys/kernel/watchdog_cpumask "$hk_list"
-# Recorded, not changed: the MCE poll timer (check_interval, 300 s by
-# default) fires on every CPU, isolated ones too, in runs that long.
-read_first /sys/devices/system/machinecheck/machinecheck0/check_interval
-[ -z "$LINE" ] || rec mce.check_interval "$LINE (kept)"
-case $rt in
-off) set_file kernel.sched_rt_runtime_us /proc/sys/kernel/sched_rt_runtime_us -1 ;;
-on) set_file kernel.sched_rt_runtime_us /proc/sys/kernel/sched_rt_runtime_us 950000 ;;
-keep) read_first /proc/sys/kernel/sched_rt_runtime_us; rec kernel.sched_rt_runtime_us "$LINE (kept)" ;;
-esac
+# --- 5. sysctls (sysctls.sh) -------------------------------------------------
+set_sysctls "$stat_interval" "$rt"
 
 rec errors "$errors"
 [ "$errors" -eq 0 ] || exit 1

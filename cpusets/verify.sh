@@ -25,7 +25,8 @@
 # known only from trying, which isolate.sh did: with --record FILE (its
 # record), the IRQs it lists in irq.refused are info, not failures.
 set -u
-case $0 in */*) . "${0%/*}/lib.sh" ;; *) . ./lib.sh ;; esac
+case $0 in */*) QC_CPUSETS=${0%/*} ;; *) QC_CPUSETS=. ;; esac
+. "$QC_CPUSETS/tasks.sh"
 
 measured=no refused=
 while [ $# -gt 2 ]; do

@@ -1,13 +1,15 @@
 # The isolation measurement, shared by the hammer, fifo, quiet and
-# audit scenarios (DESIGN.md, "The isolation scenario"). Sourced after
-# lib.sh; every step writes its evidence under /results.
+# audit scenarios (docs/design.md, "The measurement, step by step").
+# Sourced after guest-lib.sh; every step writes its evidence under
+# /results, in the files guest-init/contract.sh names.
 #
 # Order matters: isolate first (so priming and oslat land on settled
 # CPUs), prime, then start tracing with no live reader and open the window
 # only once oslat's threads run, so its start-up (affinity changes wake
 # migration/N) stays outside what is counted.
 
-QC_HAMMER=/sys/kernel/debug/qc_hammer
+. /qc/guest-init/hammer.sh
+
 QC_OSLAT_SETTLE=${QC_OSLAT_SETTLE:-3}
 # The exposure probes of this kernel (tracing/probes/<variant>.list).
 export QC_PROBES
@@ -18,7 +20,6 @@ export QC_PROBES
 # own CPU's lists every QC_REFILL_MS, so every drain finds pages there.
 # QC_REFILL (from the host, qc.refill=) names the refill CPUs; the other
 # isolated CPUs run oslat, the pure-spin reference.
-. /qc/cpusets/lib.sh
 cl_mask "$QC_ISOLATED"
 qc_iso_mask=$CL_MASK
 qc_refill_mask=0
@@ -35,11 +36,14 @@ QC_OSLAT_CPUS=$CL_LIST
 
 qc_isolate() {
 	qc_say "isolating CPUs $QC_ISOLATED (housekeeping $QC_HOUSEKEEPING)"
-	sh /qc/cpusets/isolate.sh "$@" "$QC_HOUSEKEEPING" "$QC_ISOLATED" /results/isolation.txt ||
+	sh /qc/cpusets/isolate.sh "$@" "$QC_HOUSEKEEPING" "$QC_ISOLATED" "/results/$QC_ISOLATION" ||
 		{ qc_say "cpusets/isolate.sh failed"; return 1; }
-	if ! sh /qc/cpusets/verify.sh "$QC_HOUSEKEEPING" "$QC_ISOLATED" > /results/verify.txt 2>&1; then
+	# isolate.sh's record says which IRQs refused to move (managed ones):
+	# verify.sh reports those as info, not as a failure.
+	if ! sh /qc/cpusets/verify.sh --record "/results/$QC_ISOLATION" "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
+		> "/results/$QC_VERIFY" 2>&1; then
 		qc_say "isolation verification failed:"
-		head -n 5 /results/verify.txt > /dev/console
+		head -n 5 "/results/$QC_VERIFY" > /dev/console
 		return 1
 	fi
 }
@@ -48,23 +52,16 @@ qc_isolate() {
 # to isolate.sh), load the module (its plant serves the self-test), prime.
 qc_prepare() {
 	qc_isolate "$@"
-	qc_load_hammer
+	qc_hammer_load
 	qc_prime
-}
-
-# The hammer's kthread is bound to the first housekeeping CPU (the audit
-# boots a second one, to take offline).
-qc_load_hammer() {
-	insmod /qc/modules/qc_hammer.ko cpu="${QC_HOUSEKEEPING%%[,-]*}" ${QC_RATE:+rate_hz=$QC_RATE} ||
-		{ qc_say "cannot load qc_hammer.ko"; return 1; }
 }
 
 # Fill each isolated CPU's pcplists and keep the counts before and after.
 qc_prime() {
-	sh /qc/guest-init/pcp-counts.sh /results/pcp-before.json
-	prime "$QC_ISOLATED" > /results/prime.txt 2>&1 || { qc_say "priming failed"; return 1; }
-	sh /qc/guest-init/pcp-counts.sh /results/pcp-primed.json
-	qc_say "pcp pages after priming: $(tr -d '\n ' < /results/pcp-primed.json)"
+	sh /qc/guest-init/pcp-counts.sh "/results/$QC_PCP_BEFORE"
+	prime "$QC_ISOLATED" > "/results/$QC_PRIME" 2>&1 || { qc_say "priming failed"; return 1; }
+	sh /qc/guest-init/pcp-counts.sh "/results/$QC_PCP_PRIMED"
+	qc_say "pcp pages after priming: $(tr -d '\n ' < "/results/$QC_PCP_PRIMED")"
 }
 
 # qc_window NAME SECONDS START_CMD [OSLAT_ARGS...]: trace one window of
@@ -83,21 +80,22 @@ qc_window() {
 	limit=$((secs + QC_OSLAT_SETTLE + ${QC_WINDOW_GRACE:-10} + 15))
 	sh /qc/cpusets/enter-isolated.sh -- oslat -c "${QC_OSLAT_WORKERS:-$QC_OSLAT_CPUS}" -C "$first" \
 		-D "$limit" -q "$@" \
-		--json="/results/oslat${name:+-$name}.json" > "/results/oslat${name:+-$name}.txt" 2>&1 &
+		--json="/results/$(qc_window_file oslat "$name" json)" > "/results/$(qc_window_file oslat "$name" txt)" 2>&1 &
 	oslat_pid=$!
 	refill_pid=
 	if [ -n "$QC_REFILL_CPUS" ]; then
 		sh /qc/cpusets/enter-isolated.sh -- refill -c "$QC_REFILL_CPUS" \
 			-T "${QC_REFILL_MS:-20}" -P "${QC_REFILL_PAGES:-64}" -D "$limit" -q \
-			--json "/results/refill${name:+-$name}.json" > "/results/refill${name:+-$name}.txt" 2>&1 &
+			--json "/results/$(qc_window_file refill "$name" json)" > "/results/$(qc_window_file refill "$name" txt)" 2>&1 &
 		refill_pid=$!
 	fi
 	sleep "$QC_OSLAT_SETTLE"
 	# oslat's start-up (mlock, thread stacks) eats primed pages: what the
 	# drains find is what the lists hold when the window opens.
-	sh /qc/guest-init/pcp-counts.sh "/results/pcp-window${name:+-$name}.json"
-	sh /qc/cpusets/verify.sh --measured "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
-		> "/results/verify-window${name:+-$name}.txt" 2>&1 || qc_say "isolation check during the window failed: see verify-window.txt"
+	sh /qc/guest-init/pcp-counts.sh "/results/$(qc_window_file pcp-window "$name" json)"
+	sh /qc/cpusets/verify.sh --measured --record /results/isolation.txt "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
+		> "/results/$(qc_window_file verify-window "$name" txt)" 2>&1 ||
+		qc_say "isolation check during the window failed: see $(qc_window_file verify-window "$name" txt)"
 	sh /qc/tracing/trace-mark.sh "qc: window start"
 	$start
 	qc_wait_progress "$secs" "${name:-window}"
@@ -113,15 +111,12 @@ qc_window() {
 	wait "$oslat_pid" || qc_say "oslat exited with $?"
 	if [ -n "$refill_pid" ]; then
 		kill -INT "$refill_pid" 2>/dev/null || true
-		wait "$refill_pid" || { qc_say "refill exited with $?: $(tail -n1 "/results/refill${name:+-$name}.txt")"; return 1; }
+		wait "$refill_pid" || { qc_say "refill exited with $?: $(tail -n1 "/results/$(qc_window_file refill "$name" txt)")"; return 1; }
 	fi
-	sh /qc/tracing/trace-stop.sh "/results/trace${name:+-$name}.dat" ||
+	sh /qc/tracing/trace-stop.sh "/results/$(qc_window_file trace "$name" dat)" ||
 		{ qc_say "trace-stop failed"; return 1; }
 }
 qc_window_done() { true; }
-
-qc_hammer_start() { echo "$QC_DURATION" > $QC_HAMMER/run; }
-qc_hammer_done() { [ "$(cat $QC_HAMMER/state)" = done ]; }
 
 # The rig's own sensitivity: plant a known number of interruptions on
 # isolated CPUs in a window of their own; the host's analyzer must count
@@ -130,19 +125,16 @@ qc_selftest() {
 	k=${QC_PLANT:-5}
 	cl_mask "$QC_ISOLATED"
 	c=0
-	: > /results/selftest-planted.txt
+	planted=/results/$QC_PLANTED
+	: > "$planted"
 	while [ $((CL_MASK >> c)) -ne 0 ]; do
 		if [ $((CL_MASK >> c & 1)) -eq 1 ]; then
-			echo "work $c $k" >> /results/selftest-planted.txt
-			echo "ipi $c $k" >> /results/selftest-planted.txt
+			echo "work $c $k" >> "$planted"
+			echo "ipi $c $k" >> "$planted"
 		fi
 		c=$((c + 1))
 	done
 	qc_say "self-test: planting $k work items and $k IPIs on each of CPUs $QC_ISOLATED"
-	QC_OSLAT_SETTLE=2 qc_window selftest 2 qc_plant
+	QC_OSLAT_SETTLE=2 qc_window "$QC_WINDOW_SELFTEST" 2 qc_plant
 }
-qc_plant() {
-	while read -r kind cpu k; do
-		echo "$kind $cpu $k" > $QC_HAMMER/plant || qc_say "planting '$kind $cpu $k' failed"
-	done < /results/selftest-planted.txt
-}
+qc_plant() { qc_hammer_plant "/results/$QC_PLANTED"; }

@@ -1,10 +1,9 @@
 #!/bin/sh
-# pcp-counts.sh [--json] [OUTFILE]: pages on each CPU's per-CPU page lists
+# pcp-counts.sh [OUTFILE]: pages on each CPU's per-CPU page lists
 # (pcplists), summed over all zones, from /proc/zoneinfo.
 #
 #   no argument   "cpu count high" lines on stdout (high: pcp->high summed)
-#   --json        {"0": 12, "1": 270, ...} on stdout
-#   OUTFILE       that JSON written to OUTFILE, nothing on stdout
+#   OUTFILE       {"0": 12, "1": 270, ...} written to OUTFILE
 #
 # 6.1 prints, per zone (mm/vmstat.c, zoneinfo_show_print()):
 #     pagesets
@@ -15,12 +14,8 @@
 # count is in base pages, high-order pcp entries included. Unpopulated
 # zones print no pagesets. A CPU with count 0 after priming is unprimed;
 # the caller decides what that means.
-json=no out=
-case ${1:-} in
---json) json=yes ;;
-'') ;;
-*) json=yes out=$1 ;;
-esac
+json=no out=${1:-}
+[ -z "$out" ] || json=yes
 summary() {
 	awk -v json="$json" '
 	$1 == "cpu:" { cpu = $2; seen[cpu] = 1; next }

@@ -6,7 +6,7 @@
  *
  * A non-forced drain_all_pages() skips CPUs whose pcplists are empty, so an
  * isolated CPU must hold pages there before a run can show anything
- * (DESIGN.md, step 3). For each CPU, one child process pins itself there,
+ * (docs/design.md, step 3). For each CPU, one child process pins itself there,
  * faults in N KiB of anonymous memory (default 4096) and unmaps it: each
  * freed order-0 page goes to that CPU's pcplist until pcp->high, and the
  * excess goes back to the buddy allocator in batches. The child then exits
@@ -31,38 +31,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "qc-util.h"
+
 #define MAX_CPUS 1024
 
 static void usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [--kib N] [--cgroup DIR] CPULIST (e.g. 1-3 or 1,2,3)\n", prog);
 	exit(2);
-}
-
-/* Parse "1-3,5" into set[]; return -1 on a malformed list. */
-static int parse_cpulist(const char *s, char *set)
-{
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s || a < 0 || a >= MAX_CPUS)
-			return -1;
-		s = end;
-		if (*s == '-') {
-			b = strtol(++s, &end, 10);
-			if (end == s || b < a || b >= MAX_CPUS)
-				return -1;
-			s = end;
-		}
-		for (; a <= b; a++)
-			set[a] = 1;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return 0;
 }
 
 static int pin(int cpu)
@@ -100,43 +76,37 @@ static int prime_cpu(int cpu, size_t kib, const char *cgroup)
 
 		/* EINVAL: the CPU is outside our cpuset; join the partition. */
 		if (err != EINVAL || join_cgroup(cgroup) || pin(cpu)) {
-			fprintf(stderr, "prime: cannot run on cpu %d: %s%s%s\n", cpu,
-				strerror(err), err == EINVAL ? ", nor after joining " : "",
-				err == EINVAL ? cgroup : "");
-			return 1;
+			qc_die(1, "cannot run on cpu %d: %s%s%s", cpu, strerror(err),
+			       err == EINVAL ? ", nor after joining " : "",
+			       err == EINVAL ? cgroup : "");
 		}
 	}
 	if (sched_getcpu() != cpu) {
 		/* sched_setaffinity() migrates before returning; be sure. */
 		sched_yield();
-		if (sched_getcpu() != cpu) {
-			fprintf(stderr, "prime: still not on cpu %d\n", cpu);
-			return 1;
-		}
+		if (sched_getcpu() != cpu)
+			qc_die(1, "still not on cpu %d", cpu);
 	}
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		fprintf(stderr, "prime: mmap %zu KiB: %s\n", kib, strerror(errno));
-		return 1;
-	}
+	if (p == MAP_FAILED)
+		qc_die(1, "mmap %zu KiB: %s", kib, strerror(errno));
 	/* One write per page: each fault takes an order-0 page on this CPU. */
 	for (off = 0; off < len; off += page)
 		p[off] = 1;
 	/* Freed here, the pages land on this CPU's pcplist. */
-	if (munmap(p, len)) {
-		fprintf(stderr, "prime: munmap: %s\n", strerror(errno));
-		return 1;
-	}
+	if (munmap(p, len))
+		qc_die(1, "munmap: %s", strerror(errno));
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	static char set[MAX_CPUS];
+	static unsigned char set[MAX_CPUS];
 	const char *cgroup = "/sys/fs/cgroup/isolated";
 	size_t kib = 4096;
 	int i, cpu, failed = 0, any = 0;
 
+	qc_prog = "prime";
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--kib") && i + 1 < argc) {
 			char *end;
@@ -151,7 +121,7 @@ int main(int argc, char **argv)
 			usage(argv[0]);
 		}
 	}
-	if (i != argc - 1 || parse_cpulist(argv[i], set))
+	if (i != argc - 1 || qc_cpulist_parse(argv[i], set, MAX_CPUS) < 0)
 		usage(argv[0]);
 
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
@@ -163,10 +133,8 @@ int main(int argc, char **argv)
 		any = 1;
 		fflush(stdout);
 		pid = fork();
-		if (pid < 0) {
-			perror("prime: fork");
-			return 1;
-		}
+		if (pid < 0)
+			qc_die(1, "fork: %s", strerror(errno));
 		if (pid == 0)
 			_exit(prime_cpu(cpu, kib, cgroup));
 		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {

@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "qc-util.h"
+
 #ifndef __x86_64__
 #error "refill reads the TSC: x86_64 only"
 #endif
@@ -82,11 +84,9 @@ static __attribute__((noreturn)) void die(int code, const char *fmt, ...)
 	va_list ap;
 
 	if (!sh || !__sync_lock_test_and_set(&sh->error_told, 1)) {
-		fputs("refill: error: ", stderr);
 		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
+		qc_verror(fmt, ap);
 		va_end(ap);
-		fputc('\n', stderr);
 	}
 	if (sh)
 		sh->stop = 1;
@@ -217,36 +217,6 @@ static int run_cpu(struct result *out, int cpu)
 	return 0;
 }
 
-/* Parse "2-3,5" into @set; returns the number of CPUs or -1. */
-static int parse_cpu_list(const char *s, cpu_set_t *set)
-{
-	CPU_ZERO(set);
-	while (*s) {
-		char *end;
-		long a, b;
-
-		if (*s < '0' || *s > '9')
-			return -1;
-		a = b = strtol(s, &end, 10);
-		if (*end == '-') {
-			s = end + 1;
-			if (*s < '0' || *s > '9')
-				return -1;
-			b = strtol(s, &end, 10);
-		}
-		if (b < a || b >= CPU_SETSIZE)
-			return -1;
-		for (; a <= b; a++)
-			CPU_SET(a, set);
-		if (*end == ',' && end[1])
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
-	return CPU_COUNT(set) ? CPU_COUNT(set) : -1;
-}
-
 static unsigned long parse_num(const char *opt, const char *s, unsigned long min,
 			       unsigned long max)
 {
@@ -347,9 +317,10 @@ int main(int argc, char **argv)
 	};
 	const char *cpu_list = NULL, *json = NULL;
 	int c, i, n, cpu, status, quiet = 0, failed = 0;
-	cpu_set_t set;
+	static unsigned char listed[CPU_SETSIZE];
 	pid_t pid;
 
+	qc_prog = "refill";
 	opterr = 0;	/* our own one-line message, not getopt's */
 	while ((c = getopt_long(argc, argv, ":c:T:P:D:j:b:qh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -369,7 +340,7 @@ int main(int argc, char **argv)
 		die(2, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (!cpu_list)
 		die(2, "no CPUs to run on: give -c CPULIST, e.g. -c 2-3");
-	n = parse_cpu_list(cpu_list, &set);
+	n = qc_cpulist_parse(cpu_list, listed, CPU_SETSIZE);
 	if (n < 0)
 		die(2, "--cpu-list '%s' is not a CPU list: use e.g. 2-3 or 2,3", cpu_list);
 
@@ -383,7 +354,7 @@ int main(int argc, char **argv)
 
 	fflush(stdout);
 	for (i = 0, cpu = 0; i < n; cpu++) {
-		if (!CPU_ISSET(cpu, &set))
+		if (!listed[cpu])
 			continue;
 		pid = fork();
 		if (pid < 0)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * trigger: the audit's housekeeping operations that need more than a
- * write to /proc or /sys (guest-init/triggers.sh runs them). Each one
- * reaches its kernel path for real, through the kernel's own interface:
+ * write to /proc or /sys (guest-init/housekeeping-triggers.sh runs them).
+ * Each one reaches its kernel path for real, through the kernel's own interface:
  *
  *   trigger tlb CPU MS CGROUP_PROCS
  *                             a task sharing this process's mm joins the
@@ -34,7 +34,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,20 +44,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "qc-util.h"
+
 #define PAGES 64
-
-static void __attribute__((noreturn, format(printf, 2, 3)))
-die(int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "trigger: error: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(rc);
-}
 
 /* A whole number in [lo, hi], or a one-line error naming @what. */
 static long number(const char *s, const char *what, long lo, long hi)
@@ -69,7 +57,7 @@ static long number(const char *s, const char *what, long lo, long hi)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (!*s || *end || errno || v < lo || v > hi)
-		die(2, "%s '%s' is not a whole number in %ld..%ld", what, s, lo, hi);
+		qc_die(2, "%s '%s' is not a whole number in %ld..%ld", what, s, lo, hi);
 	return v;
 }
 
@@ -132,19 +120,19 @@ static int tlb(long cpu, long ms, const char *cgroup_procs)
 	spin_cpu = cpu;
 	spin_cgroup = cgroup_procs;
 	if (access(cgroup_procs, W_OK))
-		die(2, "'%s' is not a writable cgroup.procs file", cgroup_procs);
+		qc_die(2, "'%s' is not a writable cgroup.procs file", cgroup_procs);
 	shared_page = mmap(NULL, page, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (shared_page == MAP_FAILED)
-		die(1, "mmap: %s", strerror(errno));
+		qc_die(1, "mmap: %s", strerror(errno));
 	child = clone(spin, stack + sizeof(stack), CLONE_VM | SIGCHLD, NULL);
 	if (child < 0)
-		die(1, "clone(CLONE_VM): %s", strerror(errno));
+		qc_die(1, "clone(CLONE_VM): %s", strerror(errno));
 	while (!spin_running)
 		usleep(1000);
 	if (spin_running < 0) {
 		waitpid(child, NULL, 0);
-		die(1, "the spinner could not %s", spin_running == -1 ?
+		qc_die(1, "the spinner could not %s", spin_running == -1 ?
 		    "join the cgroup" : "be pinned to its CPU (not in the cgroup's cpuset?)");
 	}
 	usleep(20000);
@@ -153,7 +141,7 @@ static int tlb(long cpu, long ms, const char *cgroup_procs)
 	   mm runs: flush_tlb_mm_range() -> an IPI to the spinner's CPU. */
 	while (now_ms() < end) {
 		if (mprotect((void *)shared_page, page, (n & 1) ? PROT_READ | PROT_WRITE : PROT_READ))
-			die(1, "mprotect: %s", strerror(errno));
+			qc_die(1, "mprotect: %s", strerror(errno));
 		n++;
 		usleep(1000);
 	}
@@ -172,7 +160,7 @@ static int membarrier(long n)
 
 	for (i = 0; i < n; i++)
 		if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0))
-			die(1, "membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED): %s (CONFIG_MEMBARRIER?)",
+			qc_die(1, "membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED): %s (CONFIG_MEMBARRIER?)",
 			    strerror(errno));
 	printf("membarrier: %ld global expedited barriers\n", n);
 	return 0;
@@ -187,7 +175,7 @@ static void pin_to(long cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
-		die(1, "cannot run on CPU %ld: %s (not in this cgroup's cpuset?)", cpu, strerror(errno));
+		qc_die(1, "cannot run on CPU %ld: %s (not in this cgroup's cpuset?)", cpu, strerror(errno));
 }
 
 /*
@@ -206,20 +194,20 @@ static int lru(long n, long write_cpu, long seal_cpu)
 	long i, k;
 
 	if (write_cpu == seal_cpu)
-		die(2, "lru: WRITE_CPU and SEAL_CPU are the same CPU %ld: the seal would drain the batch locally", write_cpu);
+		qc_die(2, "lru: WRITE_CPU and SEAL_CPU are the same CPU %ld: the seal would drain the batch locally", write_cpu);
 	memset(page, 0x5a, sizeof(page));
 	for (i = 0; i < n; i++) {
 		int fd = memfd_create("qc-lru", MFD_ALLOW_SEALING);
 
 		if (fd < 0)
-			die(1, "memfd_create: %s (CONFIG_MEMFD_CREATE?)", strerror(errno));
+			qc_die(1, "memfd_create: %s (CONFIG_MEMFD_CREATE?)", strerror(errno));
 		pin_to(write_cpu);
 		for (k = 0; k < PAGES; k++)
 			if (write(fd, page, sizeof(page)) != sizeof(page))
-				die(1, "writing the memfd: %s", strerror(errno));
+				qc_die(1, "writing the memfd: %s", strerror(errno));
 		pin_to(seal_cpu);
 		if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE))
-			die(1, "fcntl(F_ADD_SEALS, F_SEAL_WRITE): %s", strerror(errno));
+			qc_die(1, "fcntl(F_ADD_SEALS, F_SEAL_WRITE): %s", strerror(errno));
 		close(fd);
 	}
 	printf("lru: %ld memfds of %d pages written on CPU %ld, sealed with F_SEAL_WRITE on CPU %ld\n",
@@ -235,11 +223,11 @@ static int open_bdev(const char *dev)
 	unsigned long long size;
 
 	if (fd < 0)
-		die(2, "cannot open block device '%s': %s", dev, strerror(errno));
+		qc_die(2, "cannot open block device '%s': %s", dev, strerror(errno));
 	if (ioctl(fd, BLKGETSIZE64, &size))
-		die(2, "'%s' is not a block device", dev);
+		qc_die(2, "'%s' is not a block device", dev);
 	if (size < (1 << 20))
-		die(2, "block device '%s' is smaller than 1 MiB", dev);
+		qc_die(2, "block device '%s' is smaller than 1 MiB", dev);
 	return fd;
 }
 
@@ -249,9 +237,9 @@ static int flushbufs(const char *dev)
 	int fd = open_bdev(dev);
 
 	if (read(fd, buf, sizeof(buf)) != sizeof(buf))
-		die(1, "cannot read 1 MiB of %s", dev);
+		qc_die(1, "cannot read 1 MiB of %s", dev);
 	if (ioctl(fd, BLKFLSBUF, 0))
-		die(1, "ioctl(%s, BLKFLSBUF): %s", dev, strerror(errno));
+		qc_die(1, "ioctl(%s, BLKFLSBUF): %s", dev, strerror(errno));
 	close(fd);
 	printf("flushbufs: read 1 MiB of %s, BLKFLSBUF\n", dev);
 	return 0;
@@ -265,12 +253,12 @@ static int migrate(long pid, long from, long to)
 	long left;
 
 	if (from == to)
-		die(2, "migrate: FROM and TO are the same node %ld", from);
+		qc_die(2, "migrate: FROM and TO are the same node %ld", from);
 	if (kill(pid, 0))
-		die(2, "migrate: no process %ld", pid);
+		qc_die(2, "migrate: no process %ld", pid);
 	left = syscall(__NR_migrate_pages, pid, 8 * sizeof(old), &old, &new);
 	if (left < 0)
-		die(1, "migrate_pages(%ld, node %ld -> %ld): %s (a guest with one NUMA node?)",
+		qc_die(1, "migrate_pages(%ld, node %ld -> %ld): %s (a guest with one NUMA node?)",
 		    pid, from, to, strerror(errno));
 	printf("migrate: pid %ld node %ld -> %ld, %ld pages not moved\n", pid, from, to, left);
 	return 0;
@@ -278,13 +266,15 @@ static int migrate(long pid, long from, long to)
 
 static void __attribute__((noreturn)) usage(void)
 {
-	die(2, "usage: trigger tlb CPU MS CGROUP_PROCS | membarrier N | lru N WRITE_CPU SEAL_CPU | flushbufs DEV | migrate PID FROM TO");
+	qc_die(2, "usage: trigger tlb CPU MS CGROUP_PROCS | membarrier N | lru N WRITE_CPU SEAL_CPU | flushbufs DEV | migrate PID FROM TO");
 }
 
 int main(int argc, char **argv)
 {
 	const char *op = argc > 1 ? argv[1] : "";
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	qc_prog = "trigger";
 
 	if (!strcmp(op, "tlb") && argc == 5)
 		return tlb(number(argv[2], "CPU", 0, ncpu - 1), number(argv[3], "MS", 1, 60000), argv[4]);

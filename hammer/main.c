@@ -32,6 +32,10 @@ unsigned int qc_max_samples = 200000;
 module_param_named(max_samples, qc_max_samples, uint, 0644);
 MODULE_PARM_DESC(max_samples, "per-call latencies kept for percentiles (default 200000)");
 
+bool qc_markers;
+module_param_named(markers, qc_markers, bool, 0444);
+MODULE_PARM_DESC(markers, "bracket each drain_all_pages() call with the qc-cost TCG plugin's window markers (default off)");
+
 void (*qc_drain_all_pages)(struct zone *zone);
 
 static struct dentry *qc_dir;

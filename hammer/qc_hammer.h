@@ -31,6 +31,7 @@ extern unsigned int qc_rate_hz;
 extern unsigned int qc_cpu;
 extern unsigned int qc_stall_threshold_ms;
 extern unsigned int qc_max_samples;
+extern bool qc_markers;
 
 extern void (*qc_drain_all_pages)(struct zone *zone);
 

@@ -4,7 +4,8 @@
 # summary.json's alloc_cost: per variant the raw per-run samples, per
 # thread count the mean, sd and coefficient of variation of each figure per
 # fault, Welch's t-test against BASELINE, and the mean instructions per
-# fault of every kernel function. Prints null when no variant has such a
+# fault of every kernel function, and .drain: the instructions of each
+# drain_all_pages() call that reached a CPU (drain-runs.jq). Prints null when no variant has such a
 # directory; refuses (one line, non-zero) one whose files do not match.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
@@ -26,15 +27,22 @@ metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns
 
 any=no
 for v in $variants; do
-	d=$run/$v-cost
+	d=$run/$(qc_label "$v" "" "$QC_TAG_COST")
 	[ -d "$d" ] || continue
 	[ "$(cat "$d/status" 2>/dev/null)" = ok ] || continue
-	for f in "$QC_COST_FILE" pft-cost.jsonl; do
+	for f in "$QC_COST_FILE" "$QC_PFT_COST"; do
 		[ -s "$d/$f" ] || die "$d/$f is missing or empty: the counted benchmark of $v did not record (rerun make compare)"
 	done
-	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile pft "$d/pft-cost.jsonl" \
+	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile pft "$d/$QC_PFT_COST" \
 		--argjson spin "$spin" -f "$plugin/cost-runs.jq" > "$tmp/$v.runs" 2> "$tmp/err" ||
 		die "$v's counted benchmark: $(sed 's/^jq: error[^:]*: //' "$tmp/err" | head -n1)"
+	# The drain's own cost (scenario cost's hammer with markers=1).
+	[ -s "$d/$QC_DRAIN_HAMMER" ] || die "$d/$QC_DRAIN_HAMMER is missing or empty: the counted drain of $v did not record (rerun make compare)"
+	reach=$(qc_drain_reach "$v")
+	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile hammer "$d/$QC_DRAIN_HAMMER" \
+		--arg fn "${reach%% *}" --arg per "${reach#* }" --argjson zones "$(cat "$d/$QC_DRAIN_ZONES" 2>/dev/null || echo 0)" \
+		--argjson spin "$spin" -f "$plugin/drain-runs.jq" > "$tmp/$v.drain" 2> "$tmp/err" ||
+		die "$v's counted drain: $(sed 's/^jq: error[^:]*: //' "$tmp/err" | head -n1)"
 	any=yes
 done
 [ "$any" = yes ] || { echo null; exit 0; }
@@ -60,8 +68,8 @@ for v in $variants; do
 				'.[$t][$m] = (if $w == null then null else $w | {diff_pct, t, df, p, significant} end)')
 		done
 	done
-	jq -n --arg v "$v" --slurpfile runs "$tmp/$v.runs" \
-		--argjson tests "$tests" --argjson metrics "$metrics" --arg dir "$v-cost" '
+	jq -n --arg v "$v" --slurpfile runs "$tmp/$v.runs" --slurpfile drain "$tmp/$v.drain" \
+		--argjson tests "$tests" --argjson metrics "$metrics" --arg dir "$(qc_label "$v" "" "$QC_TAG_COST")" '
 		def stats: length as $n | (add / $n) as $m
 			| {n: $n, mean: $m,
 			   sd: (if $n > 1 then (map((. - $m) * (. - $m)) | add / ($n - 1) | sqrt) else null end)}
@@ -77,7 +85,14 @@ for v in $variants; do
 			functions: ($r | group_by(.threads) | map(. as $g | length as $n
 				| {key: ($g[0].threads | tostring),
 				   value: (reduce ($g[] | .functions | to_entries[]) as $e ({}; .[$e.key] += $e.value / $n)
-				           | with_entries(select(.value >= 0.01)))}) | from_entries)}}' > "$tmp/$v.cost"
+				           | with_entries(select(.value >= 0.01)))}) | from_entries),
+			drain: ($drain[0] | .samples as $s | . + {
+				reached_calls: ($s | length),
+				stats: (if ($s | length) == 0 then null else
+					{kernel_insns: ([$s[].kernel.insns] | stats), kernel_insns_nospin: ([$s[].kernel_insns_nospin] | stats),
+					 kernel_loads: ([$s[].kernel.loads] | stats), kernel_stores: ([$s[].kernel.stores] | stats),
+					 cpus_reached: ([$s[].cpus_reached] | stats), wall_us: ([$s[].wall_us] | stats)} end),
+				functions: (.functions | with_entries(select(.value >= 1)))})}}' > "$tmp/$v.cost"
 done
 # In run order: one object, a key per variant.
 for v in $variants; do [ ! -f "$tmp/$v.cost" ] || cat "$tmp/$v.cost"; done | jq -s add

@@ -21,7 +21,7 @@ rm -f "$dir/analyzer-build.log"
 qa=$QC_ROOT/tracing/qc-analyze
 # The measured tasks' comms: oslat, and the refill workload.
 tasks=oslat,refill
-causes=${QC_DRAIN_CAUSES:-$QC_ROOT/tracing/drain-causes.list}
+causes=$(qc_drain_causes_file) || exit 1
 
 # analyze_trace TRACE OUT [ARGS...]: OUT.json and OUT.txt, or die.
 analyze_trace() {
@@ -32,51 +32,55 @@ analyze_trace() {
 		die "the analyzer refused $dir/$t: $(head -n1 "$dir/$o.err")"
 	rm -f "$dir/$o.err"
 }
-[ ! -f "$dir/trace.dat" ] || analyze_trace trace.dat analysis
-if [ -f "$dir/trace-quiet.dat" ]; then
-	[ -f "$dir/trace.dat" ] || die "$dir has a quiet control trace but no hammer trace to overlay"
-	analyze_trace trace-quiet.dat analysis-quiet --calls-from "$dir/trace.dat"
+trace=$(qc_window_file trace "" dat)
+quiet=$(qc_window_file trace "$QC_WINDOW_QUIET" dat)
+selftest=$(qc_window_file trace "$QC_WINDOW_SELFTEST" dat)
+[ ! -f "$dir/$trace" ] || analyze_trace "$trace" "$QC_ANALYSIS"
+if [ -f "$dir/$quiet" ]; then
+	[ -f "$dir/$trace" ] || die "$dir has a quiet control trace but no hammer trace to overlay"
+	analyze_trace "$quiet" "$QC_ANALYSIS-$QC_WINDOW_QUIET" --calls-from "$dir/$trace"
 fi
 # The audit scenario's window: each trigger's sub-window and the gaps.
-[ ! -f "$dir/audit.txt" ] || "$QC_ROOT/scripts/audit.sh" "$dir" "$iso" >&2
+[ ! -f "$dir/$QC_AUDIT_TXT" ] || "$QC_ROOT/scripts/audit.sh" "$dir" "$iso" >&2
 
 # Each planted kind (hammer/plant.c) has one cause the analyzer must name.
 planted_cause() {
 	case $1 in
 	work) echo workqueue:qc_planted_work ;;
 	ipi) echo irq_vectors:call_function_single:qc_planted_ipi ;;
-	*) die "unknown planted kind '$1' in $dir/selftest-planted.txt" ;;
+	*) die "unknown planted kind '$1' in $dir/$QC_PLANTED" ;;
 	esac
 }
 
-if [ -f "$dir/trace-selftest.dat" ]; then
-	[ -f "$dir/selftest-planted.txt" ] || die "$dir has a self-test trace but no selftest-planted.txt"
+if [ -f "$dir/$selftest" ]; then
+	[ -f "$dir/$QC_PLANTED" ] || die "$dir has a self-test trace but no $QC_PLANTED"
 	set --
-	: > "$dir/selftest-causes.list"
+	: > "$dir/$QC_SELFTEST_CAUSES"
 	while read -r kind cpu k; do
 		cause=$(planted_cause "$kind") || exit 1
 		set -- "$@" --expect "$cpu:$cause=$k"
-		echo "^$cause\$" >> "$dir/selftest-causes.list"
-	done < "$dir/selftest-planted.txt"
-	sort -u -o "$dir/selftest-causes.list" "$dir/selftest-causes.list"
+		echo "^$cause\$" >> "$dir/$QC_SELFTEST_CAUSES"
+	done < "$dir/$QC_PLANTED"
+	sort -u -o "$dir/$QC_SELFTEST_CAUSES" "$dir/$QC_SELFTEST_CAUSES"
 	rc=0
-	"$qa" --cpus "$iso" --task "$tasks" --json "$dir/selftest-analysis.json" "$@" \
-		"$dir/trace-selftest.dat" > "$dir/selftest-analysis.txt" 2>"$dir/selftest.err" || rc=$?
-	[ $rc -le 1 ] || die "the analyzer refused $dir/trace-selftest.dat: $(head -n1 "$dir/selftest.err")"
+	"$qa" --cpus "$iso" --task "$tasks" --json "$dir/$QC_SELFTEST_ANALYSIS.json" "$@" \
+		"$dir/$selftest" > "$dir/$QC_SELFTEST_ANALYSIS.txt" 2>"$dir/selftest.err" || rc=$?
+	[ $rc -le 1 ] || die "the analyzer refused $dir/$selftest: $(head -n1 "$dir/selftest.err")"
+	rm -f "$dir/selftest.err"
 	# Per CPU: planted and counted, over every planted kind.
 	cpus='{}'
 	while read -r kind cpu k; do
 		cause=$(planted_cause "$kind")
 		cpus=$(echo "$cpus" | jq --arg c "$cpu" --arg k "$cause" --argjson p "$k" \
-			--slurpfile a "$dir/selftest-analysis.json" '
+			--slurpfile a "$dir/$QC_SELFTEST_ANALYSIS.json" '
 			.[$c].planted += $p | .[$c].counted += ($a[0].cpus[$c].by_cause[$k] // 0)')
-	done < "$dir/selftest-planted.txt"
+	done < "$dir/$QC_PLANTED"
 	echo "$cpus" | jq --argjson ok "$([ $rc -eq 0 ] && echo true || echo false)" \
 		'{planted: ([.[].planted] | add), counted: ([.[].counted] | add), pass: $ok, cpus: .}' \
-		> "$dir/selftest.json"
-	[ $rc -eq 0 ] || die "self-test failed: $(jq -r '[.cpus | to_entries[] | select(.value.planted != .value.counted) | "CPU \(.key) planted \(.value.planted), counted \(.value.counted)"] | join("; ")' "$dir/selftest.json") (see $dir/selftest-analysis.txt)"
+		> "$dir/$QC_SELFTEST_JSON"
+	[ $rc -eq 0 ] || die "self-test failed: $(jq -r '[.cpus | to_entries[] | select(.value.planted != .value.counted) | "CPU \(.key) planted \(.value.planted), counted \(.value.counted)"] | join("; ")' "$dir/$QC_SELFTEST_JSON") (see $dir/$QC_SELFTEST_ANALYSIS.txt)"
 	# The same trace with the planted causes as the drain causes.
-	QC_DRAIN_CAUSES=$dir/selftest-causes.list
+	QC_DRAIN_CAUSES=$dir/$QC_SELFTEST_CAUSES
 	causes=$QC_DRAIN_CAUSES
-	analyze_trace trace-selftest.dat selftest-charged
+	analyze_trace "$selftest" "$QC_SELFTEST_CHARGED"
 fi

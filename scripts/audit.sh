@@ -25,9 +25,10 @@ need_cmd jq
 qa=$QC_ROOT/tracing/qc-analyze
 list=$QC_ROOT/tracing/probes/audit.list
 [ -x "$qa" ] || die "$qa is not built: run make -C tracing"
-[ -f "$dir/trace.dat" ] || die "$dir has no trace.dat: the audit's window was not traced"
-[ -f "$dir/audit.txt" ] || die "$dir has no audit.txt: the guest did not run the audit's triggers"
-[ -f "$dir/analysis.json" ] || die "$dir has no analysis.json: run scripts/analyze.sh $dir $iso first"
+trace=$dir/$(qc_window_file trace "" dat) analysis=$dir/$QC_ANALYSIS.json
+[ -f "$trace" ] || die "$dir has no $(basename "$trace"): the audit's window was not traced"
+[ -f "$dir/$QC_AUDIT_TXT" ] || die "$dir has no $QC_AUDIT_TXT: the guest did not run the audit's triggers"
+[ -f "$analysis" ] || die "$dir has no $QC_ANALYSIS.json: run scripts/analyze.sh $dir $iso first"
 tasks=oslat,refill
 work=$dir/audit
 rm -rf "$work"
@@ -36,18 +37,18 @@ mkdir -p "$work"
 # count NAME START END: $work/NAME.json, the rule's count from START to END.
 count() {
 	"$qa" --cpus "$iso" --task "$tasks" --window "$2:$3" --json "$work/$1.json" --quiet \
-		"$dir/trace.dat" 2>"$work/$1.err" ||
-		die "the analyzer refused $dir/trace.dat for $1 ($2..$3): $(head -n1 "$work/$1.err")"
+		"$trace" 2>"$work/$1.err" ||
+		die "the analyzer refused $trace for $1 ($2..$3): $(head -n1 "$work/$1.err")"
 	rm -f "$work/$1.err"
 }
-mark() { jq -r --arg t "$1" '[.markers[] | select(.text == $t) | .ns][0] // empty' "$dir/analysis.json"; }
+mark() { jq -r --arg t "$1" '[.markers[] | select(.text == $t) | .ns][0] // empty' "$analysis"; }
 
 triggers=$(sed -n 's|^p:qcaudit/\([a-z_]*\) \([^ ]*\).*|\1:\2|p' "$list")
 [ -n "$triggers" ] || die "$list names no trigger (lines 'p:qcaudit/<name> <function>')"
 n=$(echo "$triggers" | wc -l)
 prev=$(mark "qc: window start")
 wend=$(mark "qc: window end")
-[ -n "$prev" ] && [ -n "$wend" ] || die "$dir/analysis.json has no window markers: re-run scripts/analyze.sh $dir $iso"
+[ -n "$prev" ] && [ -n "$wend" ] || die "$analysis has no window markers: re-run scripts/analyze.sh $dir $iso"
 i=0 gaps=
 for tp in $triggers; do
 	t=${tp%%:*}
@@ -62,7 +63,7 @@ for tp in $triggers; do
 	fi
 done
 [ "$wend" -le "$prev" ] || { count "gap-end" "$prev" "$wend"; gaps="$gaps gap-end"; }
-[ -n "$gaps" ] || die "$dir/trace.dat has no quiet gap between the audit's sub-windows: no baseline to compare with"
+[ -n "$gaps" ] || die "$trace has no quiet gap between the audit's sub-windows: no baseline to compare with"
 
 # The baseline: every gap summed, per CPU and per cause.
 for g in $gaps; do cat "$work/$g.json"; done | jq -s '
@@ -80,7 +81,7 @@ for g in $gaps; do cat "$work/$g.json"; done | jq -s '
 # One record per trigger, in the list's order.
 for tp in $triggers; do
 	t=${tp%%:*} fn=${tp#*:}
-	line=$(awk -v t="$t" '$1 == t' "$dir/audit.txt" | head -n1)
+	line=$(awk -v t="$t" '$1 == t' "$dir/$QC_AUDIT_TXT" | head -n1)
 	status=$(echo "$line" | awk '{ print $2 }')
 	said=$(echo "$line" | cut -d' ' -f3-)
 	f=$work/$t.json
@@ -110,6 +111,6 @@ for tp in $triggers; do
 		           cpus: ($a.cpus | map_values({interruptions, by_cause}))}
 		      end
 		  end'
-done | jq -s --slurpfile b "$work/baseline.json" '{triggers: ., baseline: $b[0]}' > "$dir/audit.json.tmp"
-mv "$dir/audit.json.tmp" "$dir/audit.json"
-info "audit: $(jq -r '[.triggers[] | "\(.name)=\(.result)\(if .interruptions then ":\(.interruptions)" else "" end)"] | join(" ")' "$dir/audit.json")"
+done | jq -s --slurpfile b "$work/baseline.json" '{triggers: ., baseline: $b[0]}' > "$dir/$QC_AUDIT_JSON.tmp"
+mv "$dir/$QC_AUDIT_JSON.tmp" "$dir/$QC_AUDIT_JSON"
+info "audit: $(jq -r '[.triggers[] | "\(.name)=\(.result)\(if .interruptions then ":\(.interruptions)" else "" end)"] | join(" ")' "$dir/$QC_AUDIT_JSON")"

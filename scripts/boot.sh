@@ -49,7 +49,7 @@ accel_opt="tcg,thread=multi"
 set -- qemu-system-x86_64 -nodefaults -machine pc -accel "$accel_opt" -cpu max \
 	-smp "$smp" -m "$mem" -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
 	-drive "file=$disk,format=raw,if=virtio" \
-	-display none -monitor none -serial "file:$out/console.log" -no-reboot \
+	-display none -monitor none -serial "file:$out/$QC_CONSOLE" -no-reboot \
 	${plugin:+-plugin "$plugin"}
 node=0 sum=0
 for mb in $(echo "$numa" | tr ',' ' '); do
@@ -66,17 +66,19 @@ done
 	echo "mem_mb: $mem"
 	echo "kernel_cmdline: $cmdline"
 	echo "qemu: $*"
-} > "$out/boot-params.txt"
+} > "$out/$QC_BOOT_PARAMS"
 
-: > "$out/console.log"
+: > "$out/$QC_CONSOLE"
 start=$(date +%s)
 timeout -k 5 "$timeout" "$@" </dev/null 2>"$out/qemu.err" &
 qpid=$!
 # Show the guest's own progress lines while it runs.
-tail -n +1 -s 0.5 -f --pid=$qpid "$out/console.log" 2>/dev/null | while IFS= read -r line; do
+tail -n +1 -s 0.5 -f --pid=$qpid "$out/$QC_CONSOLE" 2>/dev/null | while IFS= read -r line; do
 	case $line in
 	QC:\ booted*)
-		echo "boot_s: $(( $(date +%s) - start ))" >> "$out/boot-params.txt"
+		# Kept aside: this loop is a subshell, boot-params.txt is written
+		# by this script's main line only.
+		echo "boot_s: $(( $(date +%s) - start ))" > "$out/.boot_s"
 		info "${line#QC: } (+$(( $(date +%s) - start )) s)" ;;
 	QC:*) info "${line#QC: }" ;;
 	esac
@@ -85,31 +87,35 @@ tpid=$!
 rc=0
 wait $qpid || rc=$?
 wait $tpid 2>/dev/null || true
-echo "wall_s: $(( $(date +%s) - start ))" >> "$out/boot-params.txt"
+{
+	cat "$out/.boot_s" 2>/dev/null
+	echo "wall_s: $(( $(date +%s) - start ))"
+} >> "$out/$QC_BOOT_PARAMS"
+rm -f "$out/.boot_s"
 
-# Lines worth quoting when a guest dies: the first splat and its context.
-splat() { grep -m3 -E 'Kernel panic|BUG:|Oops|WARNING:|general protection|RCU.*stall|lockdep|circular locking' "$out/console.log" | tr '\n' ' ' | cut -c1-300; }
+# Lines worth quoting when a guest dies: its first splats (splats.sh).
+splat() { "$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" || true; }
 
 # A plugin that refuses (at load or at exit) says why on QEMU's stderr.
 plugin_refused() {
 	[ -n "$plugin" ] && [ "$rc" -ne 0 ] || return 0
-	e=$(sed -n 's/^quietcore: error: //p' "$out/qemu.err" | head -n1 | cut -c1-300)
-	die "${e:-QEMU exited $rc with the plugin loaded: see $out/qemu.err}"
+	e=$(sed -n 's/^quietcore: error: //p' "$out/$QC_QEMU_ERR" | head -n1 | cut -c1-300)
+	die "${e:-QEMU exited $rc with the plugin loaded: see $out/$QC_QEMU_ERR}"
 }
 
-guest_rc=$(sed -n 's/^QC-EXIT: \([0-9]*\).*/\1/p' "$out/console.log" | tail -n1 | tr -d '\r')
+guest_rc=$(sed -n 's/^QC-EXIT: \([0-9]*\).*/\1/p' "$out/$QC_CONSOLE" | tail -n1 | tr -d '\r')
 if [ -z "$guest_rc" ]; then
 	rm -f "$disk"
 	# The guest's own death first: a plugin then refuses only as a consequence.
 	s=$(splat)
 	[ -n "$s" ] || [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] || plugin_refused
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		die "guest hung: no exit within $timeout s (last console line: $(tail -n1 "$out/console.log" | tr -d '\r' | cut -c1-160)); see $out/console.log"
+		die "guest hung: no exit within $timeout s (last console line: $(tail -n1 "$out/$QC_CONSOLE" | tr -d '\r' | cut -c1-160)); see $out/$QC_CONSOLE"
 	fi
-	die "guest died before finishing${s:+: $s}; see $out/console.log"
+	die "guest died before finishing${s:+: $s}; see $out/$QC_CONSOLE"
 fi
-tar --no-overwrite-dir -xf "$disk" -C "$out" 2>/dev/null || { rm -f "$disk"; die "could not read the guest's results disk; see $out/console.log"; }
+tar --no-overwrite-dir -xf "$disk" -C "$out" 2>/dev/null || { rm -f "$disk"; die "could not read the guest's results disk; see $out/$QC_CONSOLE"; }
 rm -f "$disk"
 plugin_refused
 [ "$guest_rc" -eq 0 ] ||
-	die "guest scenario failed with exit $guest_rc: see $out/scenario.log ($(tail -n1 "$out/scenario.log" 2>/dev/null | cut -c1-160))"
+	die "guest scenario failed with exit $guest_rc: see $out/$QC_SCENARIO_LOG ($(tail -n1 "$out/$QC_SCENARIO_LOG" 2>/dev/null | cut -c1-160))"

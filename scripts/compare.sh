@@ -5,7 +5,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto cost_runs= build=yes
+variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto rate=
+cost_runs= build=yes
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
@@ -13,23 +14,21 @@ while [ $# -gt 0 ]; do
 	--duration) duration=$2; shift ;;
 	--isolated) isolated=$2; shift ;;
 	--refill) refill=$2; shift ;;
+	--rate) rate=$2; shift ;;
 	--debug) debug=--debug ;;
 	--bench-runs) bench_runs=$2; shift ;;
 	--cost-runs) cost_runs=$2; shift ;;
 	--no-build) build=no ;;
-	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--no-build (use the builds there are)]"; exit 0 ;;
+	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--no-build (use the builds there are)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
 done
-[ -n "$variants" ] || die "no variants given"
-for v in $variants; do check_variant "$v"; done
-# run.sh checks the rest; check the scenario here so nothing is built first.
-[ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] || die "unknown scenario '$scenario'"
-# compare boots guests of run.sh's default size for the scenario.
+# Every input, checked once, before anything is built or written; compare
+# boots guests of run.sh's default size for the scenario.
 qc_guest_of "$scenario"
-qc_check_window "$duration" "$isolated" "$QC_GUEST_SMP"
-refill_cpus=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
+qc_check_inputs "$variants" "$scenario" "$duration" "$isolated" "$QC_GUEST_SMP" "$rate" "$refill"
+refill_cpus=$QC_REFILL_CPUS
 
 n=$(echo $variants | wc -w)
 # The audit counts interruptions only: no allocator benchmarks unless asked.
@@ -53,7 +52,7 @@ done
 
 run_id=$(qc_new_run)
 run=$QC_RESULTS/$run_id
-qc_status_begin "$run/status"
+qc_status_begin "$run/$QC_STATUS"
 qc_run_txt "$run" "$variants" "$scenario" "$duration" "$isolated" "$refill_cpus"
 
 # run_in_run NAME RUN.SH-ARGS...: one guest of this run; a failure is
@@ -70,13 +69,14 @@ run_in_run() {
 for v in $variants; do
 	i=$((i + 1))
 	step "$i" "$total" "run $v ($scenario, ${duration} s window)"
-	run_in_run "$v" -V "$v" -s "$scenario" -d "$duration" -c "$isolated" --refill "${refill_cpus:-none}"
+	run_in_run "$v" -V "$v" -s "$scenario" -d "$duration" -c "$isolated" --refill "${refill_cpus:-none}" \
+		${rate:+--rate "$rate"}
 done
 if [ "$bench_runs" -gt 0 ]; then
 	for v in $variants; do
 		i=$((i + 1))
 		step "$i" "$total" "allocator benchmark on $v ($bench_runs pft runs)"
-		run_in_run "$v-bench" -V "$v" -s bench --tag bench --param "bench_runs=$bench_runs"
+		run_in_run "$(qc_label "$v" "" "$QC_TAG_BENCH")" -V "$v" -s bench --tag "$QC_TAG_BENCH" --param "bench_runs=$bench_runs"
 	done
 fi
 # The same benchmark counted instead of timed: pft under the qc-cost TCG
@@ -85,7 +85,8 @@ if [ "$cost_runs" -gt 0 ]; then
 	for v in $variants; do
 		i=$((i + 1))
 		step "$i" "$total" "counted allocator cost on $v (TCG plugin, 1-3 threads x $cost_runs pft runs)"
-		run_in_run "$v-cost" -V "$v" -s cost --tag cost --count-cost --param "cost_runs=$cost_runs"
+		run_in_run "$(qc_label "$v" "" "$QC_TAG_COST")" -V "$v" -s cost --tag "$QC_TAG_COST" --count-cost \
+			--param "cost_runs=$cost_runs"
 	done
 fi
 # The run's status is settled before the summary and report read it.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # initramfs.sh [--build DIR] [--extra FILE] OUT: write the guest initramfs.
 #
-# The shared part (busybox-static, oslat, cyclictest, trace-cmd and the
+# The shared part (busybox-static, oslat, trace-cmd and the
 # libraries ldd finds for them, guest-init/, cpusets/, tracing/ and the
 # guest helpers compiled from guest-init/*.c) is cached by the hash of its
 # inputs and rebuilt only when one changes. The per-run part (the variant's
@@ -22,14 +22,14 @@ done
 [ $# -eq 1 ] || die "usage: $0 [--build DIR] [--extra FILE] OUT"
 out=$1
 need_cmd cpio gcc sha256sum ldd
-for b in /bin/busybox /usr/bin/oslat /usr/bin/cyclictest /usr/bin/trace-cmd; do
+for b in /bin/busybox /usr/bin/oslat /usr/bin/trace-cmd; do
 	[ -x "$b" ] || die "$b is missing: run 'sudo make setup'"
 done
-tools="/usr/bin/oslat /usr/bin/cyclictest /usr/bin/trace-cmd"
+tools="/usr/bin/oslat /usr/bin/trace-cmd"
 
 # Guest-side files from the repository: scripts, lists and C helpers.
 repo_files() {
-	cd "$QC_ROOT" && { find guest-init cpusets tracing -type f \
+	cd "$QC_ROOT" && { find guest-init cpusets tracing common -type f \
 		\( -name '*.sh' -o -name '*.list' -o -name '*.c' -o -name '*.h' -o -name init \); echo bench/pft.c; } | sort
 }
 libs() { ldd $tools | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' | sort -u; }
@@ -64,7 +64,7 @@ if [ ! -f "$base" ]; then
 	# they need nothing from the initramfs.
 	for c in "$QC_ROOT"/guest-init/*.c "$QC_ROOT"/bench/pft.c; do
 		[ -f "$c" ] || continue
-		gcc -static -O2 -Wall -Wextra -pthread -o "$stage/qc/bin/$(basename "$c" .c)" "$c" ||
+		qc_guest_cc "$stage/qc/bin/$(basename "$c" .c)" "$c" ||
 			die "guest program $c does not compile"
 	done
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$base.tmp"

@@ -12,6 +12,8 @@ QC_PRISTINE=$QC_CACHE/linux-source-6.1
 QC_TARBALL=${QC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 
 qc_prog=${qc_prog:-$(basename "$0" .sh)}
+# Every result file's name and every qc.* parameter (the results contract).
+. "$QC_ROOT/guest-init/contract.sh"
 
 info() { printf '[%s] %s\n' "$qc_prog" "$*" >&2; }
 warn() { printf '[%s] warning: %s\n' "$qc_prog" "$*" >&2; }
@@ -38,6 +40,11 @@ qc_variants() { awk '!/^#/ && NF >= 2 { print $1 }' "$QC_ROOT/patches/series"; }
 qc_variant_base() {
 	awk -v v="$1" '!/^#/ && $1 == v { print $2; found = 1 } END { exit !found }' \
 		"$QC_ROOT/patches/series"
+}
+# The variant patches/series marks as the baseline of comparisons (a third
+# word "baseline" on its line), if one is.
+qc_series_baseline() {
+	awk '!/^#/ && NF >= 3 && $3 == "baseline" { print $1; exit }' "$QC_ROOT/patches/series"
 }
 check_variant() {
 	qc_variant_base "$1" >/dev/null ||
@@ -89,16 +96,60 @@ qc_guest_of() {
 	esac
 }
 
-# qc_check_window DURATION ISOLATED SMP: the measurement window's inputs,
-# checked the same way by every entry point before anything is built or
-# written; dies with one line naming the bad value and the fix.
-qc_check_window() {
-	is_count "$1" || die "duration '$1' is not a whole number of seconds > 0"
-	cpulist_valid "$2" || die "isolated CPU list '$2' is not a CPU list like 1-3 or 1,3"
-	for c in $(cpulist_expand "$2"); do
-		[ "$c" -ne 0 ] || die "isolated CPUs '$2' include housekeeping CPU 0: CPU 0 always keeps house, isolate CPUs from 1 up (e.g. 1-$(($3 - 1)))"
-		[ "$c" -lt "$3" ] || die "isolated CPU $c does not exist in a $3-CPU guest: use a smaller list (scripts/run.sh --smp $((c + 1)) boots a bigger guest)"
+# The guest scenarios: guest-init/scenarios/<name>.sh.
+qc_scenarios() { ls "$QC_ROOT/guest-init/scenarios" | sed -n 's/\.sh$//p'; }
+check_scenario() {
+	[ -f "$QC_ROOT/guest-init/scenarios/$1.sh" ] ||
+		die "unknown scenario '$1': choose one of: $(qc_scenarios | tr '\n' ' ')(guest-init/scenarios/)"
+}
+
+# qc_check_inputs VARIANTS SCENARIO DURATION ISOLATED SMP RATE REFILL: a
+# run's inputs, checked the one way every entry point (make compare, make
+# run, make stress, ...) checks them, before anything is built or any
+# results directory is made: a bad value dies with one line naming it and
+# the fix. RATE "" is the hammer's own default. Sets QC_REFILL_CPUS to the
+# refill CPUs REFILL resolves to ("" for none).
+qc_check_inputs() {
+	[ -n "$1" ] || die "no variants given: choose from $(qc_variants | tr '\n' ' ')(see patches/series)"
+	_seen=
+	for _v in $1; do
+		check_variant "$_v"
+		case " $_seen " in *" $_v "*) die "variant '$_v' is given twice: a run has one guest per variant" ;; esac
+		_seen="$_seen $_v"
 	done
+	check_scenario "$2"
+	# The hammer takes runs of 1-86400 s (hammer/README.md).
+	{ is_count "$3" && [ "$3" -le 86400 ]; } ||
+		die "duration '$3' is not a whole number of seconds from 1 to 86400"
+	cpulist_valid "$4" || die "isolated CPU list '$4' is not a CPU list like 1-3 or 1,3"
+	for _c in $(cpulist_expand "$4"); do
+		[ "$_c" -ne 0 ] || die "isolated CPUs '$4' include housekeeping CPU 0: CPU 0 always keeps house, isolate CPUs from 1 up (e.g. 1-$(($5 - 1)))"
+		[ "$_c" -lt "$5" ] || die "isolated CPU $_c does not exist in a $5-CPU guest: use a smaller list (scripts/run.sh --smp $((_c + 1)) boots a bigger guest)"
+	done
+	[ -z "$6" ] || { is_count "$6" && [ "$6" -le 10000 ]; } ||
+		die "rate '$6' is not a whole number of drain_all_pages() calls per second from 1 to 10000 (the hammer's range)"
+	QC_REFILL_CPUS=$(qc_refill_cpus "$2" "$4" "$7") || exit 1
+}
+
+# qc_guest_cc OUT SOURCE [GCC-OPTIONS...]: compile one guest program as the
+# initramfs packs it: static (the busybox initramfs has no libc), with the
+# C helper every quietcore program shares (common/qc-util.c).
+qc_guest_cc() {
+	_out=$1 _src=$2
+	shift 2
+	gcc -static -O2 -Wall -Wextra -pthread -I"$QC_ROOT/common" "$@" \
+		-o "$_out" "$_src" "$QC_ROOT/common/qc-util.c"
+}
+
+# The verdict policy (QC_VERDICT_POLICY overrides it) and the drain-cause
+# list it names (QC_DRAIN_CAUSES overrides that): the analyzer charges by
+# the one summarize.sh judges by.
+QC_POLICY=${QC_VERDICT_POLICY:-$QC_ROOT/tracing/verdict-policy.json}
+qc_drain_causes_file() {
+	if [ -n "${QC_DRAIN_CAUSES:-}" ]; then echo "$QC_DRAIN_CAUSES"; return; fi
+	_dc=$(jq -r '.drain_causes_file // empty' "$QC_POLICY" 2>/dev/null) && [ -n "$_dc" ] ||
+		die "the verdict policy $QC_POLICY is missing or names no drain_causes_file: restore it (git checkout tracing/verdict-policy.json)"
+	echo "$QC_ROOT/$_dc"
 }
 
 # Build directory of one variant and flavour ("" or "debug").
@@ -106,14 +157,19 @@ qc_build_dir() { echo "$QC_CACHE/build/$1${2:+-$2}"; }
 qc_tree_dir() { echo "$QC_CACHE/trees/$1"; }
 
 # The qc-cost TCG plugin (bench/plugin/) and what it needs: built into the
-# cache (make keeps it up to date), the variant's System.map, and the file
-# each guest's counts go to.
-QC_COST_FILE=alloc-cost.jsonl
+# cache (make keeps it up to date) and the variant's System.map. (The file
+# each guest's counts go to, QC_COST_FILE, is in the contract.)
 qc_cost_plugin() {
 	mkdir -p "$QC_CACHE/plugin"
 	make -s -f "$QC_ROOT/bench/plugin/Makefile" PLUGIN_OUT="$QC_CACHE/plugin" \
 		"$QC_CACHE/plugin/qc-cost.so" >&2 || die "bench/plugin/qc-cost.so does not build"
 	echo "$QC_CACHE/plugin/qc-cost.so"
+}
+# qc_drain_reach VARIANT: "FUNCTION PER" from bench/plugin/drain-reach.list.
+qc_drain_reach() {
+	r=$(awk -v v="$1" '$1 == v { print $2, $3 }' "$QC_ROOT/bench/plugin/drain-reach.list")
+	[ -n "$r" ] || die "bench/plugin/drain-reach.list has no rule for variant '$1': add one"
+	echo "$r"
 }
 qc_system_map() {
 	m=$(qc_build_dir "$1" "${2:-}")/System.map
@@ -151,7 +207,7 @@ qc_status_begin() {
 # ran the refill workload (empty: none; the others ran oslat).
 qc_run_txt() {
 	printf 'id: %s\nvariants: %s\nscenario: %s\nduration_s: %s\nisolated: %s\nrefill: %s\n' \
-		"$(basename "$1")" "$2" "$3" "$4" "$5" "${6:-}" > "$1/run.txt"
+		"$(basename "$1")" "$2" "$3" "$4" "$5" "${6:-}" > "$1/$QC_RUN_TXT"
 }
 
 # cpulist_minus A B: the CPUs of list A not in list B, as a list ("" if none).

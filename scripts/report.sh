@@ -1,10 +1,9 @@
 #!/bin/sh
-# report.sh RUNDIR: render a run's report from the files the run already
-# holds (summary.json, and each variant's oslat.json, refill.json and
-# hammer.json for the plots); runs nothing in a guest. Every claim comes
-# from summary.json, the rule too (its .policy, what summarize.sh applied):
-# nothing is read from tracing/, so an old run says the rules it was
-# judged by. Writes RUNDIR/report.md, RUNDIR/report.html
+# report.sh RUNDIR: render a run's report from its summary.json alone;
+# runs nothing in a guest and reads no other file of the run. Every claim
+# comes from summary.json, the rule too (its .policy, what summarize.sh
+# applied), and so do the plots' data (each variant's .plot): nothing is
+# read from tracing/, so an old run says the rules it was judged by. Writes RUNDIR/report.md, RUNDIR/report.html
 # (self-contained: CSS and SVGs inline, no links, opens offline) and
 # RUNDIR/plots/*.svg; an audit run's summary.json .audit adds the
 # "Isolation audit" section and its heat map. Needs only jq and gnuplot.
@@ -24,7 +23,7 @@ case ${1:-} in
 esac
 [ $# -eq 1 ] || die "one run directory only, got $#: usage: report.sh RUNDIR"
 run=${1%/}
-sum=$run/summary.json
+sum=$run/$QC_SUMMARY
 [ -d "$run" ] || die "'$run' is not a directory: give a results/<run-id>/ directory"
 [ -f "$sum" ] || die "'$run' has no summary.json: run scripts/summarize.sh $run first"
 need_cmd jq gnuplot
@@ -49,9 +48,10 @@ jq -e '(.policy | type == "object")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 qj() { jq -L "$lib" "$@"; }
-mkdir -p "$run/plots"
-rm -f "$run/plots/interruptions.svg" "$run/plots/oslat.svg" "$run/plots/refill.svg" "$run/plots/drain-cdf.svg" \
-	"$run/plots/alloc-cost.svg" "$run/plots/audit.svg"
+plots_dir=$run/$QC_PLOTS
+mkdir -p "$plots_dir"
+rm -f "$plots_dir/interruptions.svg" "$plots_dir/oslat.svg" "$plots_dir/refill.svg" "$plots_dir/drain-cdf.svg" \
+	"$plots_dir/alloc-cost.svg" "$plots_dir/audit.svg"
 plots=
 
 # plot NAME VARIANTS [ASSIGNMENTS [SCRIPT]]: plots/NAME.svg from
@@ -63,7 +63,7 @@ plot() {
 	gnuplot -e "lib='$lib'; dir='$tmp'; out='$tmp/$1.svg'; variants='$2'; ${3:-}" \
 		"$lib/$gp.gp" 2>"$tmp/$1.err" ||
 		die "gnuplot failed on $gp.gp: $(grep -v '^ *$' "$tmp/$1.err" | tail -n1)"
-	mv "$tmp/$1.svg" "$run/plots/$1.svg"
+	mv "$tmp/$1.svg" "$plots_dir/$1.svg"
 	plots="$plots $1"
 }
 
@@ -80,18 +80,19 @@ peak=$(jq '[.variants[].cpus[].interruptions // 0] | max' "$sum")
 plot interruptions "${with# }" "cpus='$cpus'; peak=$peak; \
 	title='Interruptions per isolated CPU in the $(jq -r .run.duration_s "$sum") s $(jq -r .run.scenario "$sum") window, by variant'"
 
-# (b) latency histograms of each workload (oslat.json on the oslat CPUs,
-# refill.json on the refill CPUs) and (c) the drain_all_pages() CDF, from
-# the variant files.
+# (b) latency histograms of each workload (oslat on the oslat CPUs,
+# refill on the refill CPUs) and (c) the drain_all_pages() CDF, from each
+# variant's .plot in summary.json.
 latency_plot() {
 	kind=$1 where=$2
 	with='' last=0
 	for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
-		f=$run/$v/$kind.json
-		jq -e '.thread | length > 0' "$f" >/dev/null 2>&1 || continue
-		title="$v (max $(jq '[.thread[].max] | max / 100 | round / 10' "$f") ms)"
-		qj -r --arg t "$title" 'include "plotdata"; oslat_dat($t)' "$f" > "$tmp/$kind-$v.dat"
-		last=$(jq --argjson l "$last" '[.thread[].histogram | keys[] | tonumber] + [$l] | max' "$f")
+		jq -e --arg v "$v" --arg k "$kind" '.variants[$v].plot[$k].histogram | length > 0' \
+			"$sum" >/dev/null 2>&1 || continue
+		p=".variants[\"$v\"].plot.$kind"
+		title="$v (max $(jq "$p.max_us / 100 | round / 10" "$sum") ms)"
+		qj -r --arg t "$title" "include \"plotdata\"; $p | oslat_dat(\$t)" "$sum" > "$tmp/$kind-$v.dat"
+		last=$(jq --argjson l "$last" "[$p.histogram[][0]] + [\$l] | max" "$sum")
 		with="$with $v"
 	done
 	plot "$kind" "${with# }" "kind='$kind'; where='$where'; last=$last" oslat
@@ -101,11 +102,11 @@ latency_plot refill "$(jq -r '.run.refill_cpus // "?"' "$sum")"
 
 with=
 for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
-	f=$run/$v/hammer.json
-	jq -e '.samples_us | length > 0' "$f" >/dev/null 2>&1 || continue
-	title=$(jq -r --arg v "$v" 'if (.samples_us | length) < .calls
-		then "\($v) (\(.samples_us | length)/\(.calls) calls sampled)" else "\($v) (\(.calls) calls)" end' "$f")
-	qj -r --arg t "$title" 'include "plotdata"; cdf_dat($t)' "$f" > "$tmp/drain-cdf-$v.dat"
+	jq -e --arg v "$v" '.variants[$v].plot.drain.samples_us | length > 0' "$sum" >/dev/null 2>&1 || continue
+	title=$(jq -r --arg v "$v" '.variants[$v].plot.drain | if (.samples_us | length) < .calls
+		then "\($v) (\(.samples_us | length)/\(.calls) calls sampled)" else "\($v) (\(.calls) calls)" end' "$sum")
+	qj -r --arg v "$v" --arg t "$title" 'include "plotdata"; .variants[$v].plot.drain | cdf_dat($t)' "$sum" \
+		> "$tmp/drain-cdf-$v.dat"
 	with="$with $v"
 done
 plot drain-cdf "${with# }"
@@ -130,8 +131,8 @@ if jq -e '.audit != null' "$sum" >/dev/null; then
 fi
 
 # report.md and report.html, from the same blocks (report/model.jq).
-status=$(cat "$run/status" 2>/dev/null || echo unknown)
-svgfile() { if [ -f "$run/plots/$1.svg" ]; then echo "$run/plots/$1.svg"; else echo /dev/null; fi; }
+status=$(cat "$run/$QC_STATUS" 2>/dev/null || echo unknown)
+svgfile() { if [ -f "$plots_dir/$1.svg" ]; then echo "$plots_dir/$1.svg"; else echo /dev/null; fi; }
 qj -r --arg plots "$plots" --arg run_status "$status" \
 	-f "$lib/md.jq" "$sum" > "$tmp/report.md" || die "rendering report.md failed (see the jq error above)"
 qj -r --arg plots "$plots" --arg run_status "$status" \
@@ -139,6 +140,6 @@ qj -r --arg plots "$plots" --arg run_status "$status" \
 	--rawfile svg_refill "$(svgfile refill)" --rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
 	--rawfile svg_alloc_cost "$(svgfile alloc-cost)" --rawfile svg_audit "$(svgfile audit)" \
 	-f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
-mv "$tmp/report.md" "$run/report.md"
-mv "$tmp/report.html" "$run/report.html"
-info "report: $run/report.md, $run/report.html, plots in $run/plots/"
+mv "$tmp/report.md" "$run/$QC_REPORT_MD"
+mv "$tmp/report.html" "$run/$QC_REPORT_HTML"
+info "report: $run/$QC_REPORT_MD, $run/$QC_REPORT_HTML, plots in $plots_dir/"

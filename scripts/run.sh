@@ -8,13 +8,14 @@ usage() {
 	cat <<USAGE
 usage: $0 [options]
   -V, --variant NAME      kernel variant: $(qc_variants | tr '\n' ' ')(default spinlock)
-  -s, --scenario NAME     guest scenario: $(ls "$QC_ROOT/guest-init/scenarios" | sed 's/\.sh$//' | tr '\n' ' ')(default oslat)
+  -s, --scenario NAME     guest scenario: $(qc_scenarios | tr '\n' ' ')(default oslat)
   -d, --duration SECONDS  measurement window (default 20)
   -c, --isolated LIST     isolated CPUs, e.g. 1-3; CPU 0 is housekeeping (default 1-3)
       --refill LIST       isolated CPUs that run the refill workload instead of
                           oslat: a list, "none", or "auto" (default: all isolated
                           CPUs but the first in hammer, quiet and audit, none
                           elsewhere)
+      --rate N            drain_all_pages() calls/s of the hammer (default 100)
       --smp N             vCPUs (default 4; audit 5)
       --mem MB            guest memory (default 2048; audit 3328 in two NUMA
                           nodes, the second of 1280)
@@ -22,7 +23,8 @@ usage: $0 [options]
       --run-id ID         add to an existing results/ID instead of a new run
       --tag NAME          name the result directory <variant>-NAME
       --param KEY=VALUE   pass qc.KEY=VALUE to the guest (QC_KEY in scenarios),
-                          e.g. --param rate=200, --param bench_runs=5
+                          KEY one of: $QC_PARAMS_SETTABLE
+                          (guest-init/contract.sh), e.g. --param bench_runs=5
       --guest-script FILE run FILE in the guest (scenario "custom"); what it
                           writes in its working directory comes home
       --timeout SECONDS   hard limit for the guest (default 300 + 3 x duration;
@@ -37,7 +39,7 @@ USAGE
 }
 
 variant=spinlock scenario=oslat duration=20 isolated=1-3 smp= mem=
-flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto count_cost=no
+flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto rate= count_cost=no
 while [ $# -gt 0 ]; do
 	case $1 in
 	-V|--variant) variant=$2; shift ;;
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
 	-d|--duration) duration=$2; shift ;;
 	-c|--isolated) isolated=$2; shift ;;
 	--refill) refill=$2; shift ;;
+	--rate) rate=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--debug) flavour=debug ;;
@@ -55,7 +58,12 @@ while [ $# -gt 0 ]; do
 		[a-z]*=*) case ${2%%=*}${2#*=} in *[!a-z0-9_.,-]*) die "--param '$2' must be KEY=VALUE of letters, digits and _.,-" ;; esac ;;
 		*) die "--param '$2' is not KEY=VALUE" ;;
 		esac
-		params="$params qc.$2"; shift ;;
+		case " $QC_PARAMS_SETTABLE " in *" ${2%%=*} "*) ;; *)
+			die "--param '$2': the guest reads no parameter '${2%%=*}' (one of: $QC_PARAMS_SETTABLE; see guest-init/contract.sh)" ;;
+		esac
+		# The rate is checked with the other inputs.
+		if [ "${2%%=*}" = rate ]; then rate=${2#*=}; else params="$params qc.$2"; fi
+		shift ;;
 	--guest-script) guest_script=$2; scenario=custom; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--no-build) build=no ;;
@@ -67,9 +75,6 @@ while [ $# -gt 0 ]; do
 done
 
 # Check every input before anything is built or written.
-check_variant "$variant"
-[ -f "$QC_ROOT/guest-init/scenarios/$scenario.sh" ] ||
-	die "unknown scenario '$scenario': choose one of: $(ls "$QC_ROOT/guest-init/scenarios" | sed 's/\.sh$//' | tr '\n' ' ')"
 qc_guest_of "$scenario"
 : "${smp:=$QC_GUEST_SMP}" "${mem:=$QC_GUEST_MEM}"
 is_count "$smp" || die "--smp '$smp' is not a CPU count"
@@ -81,15 +86,16 @@ if [ -n "$QC_GUEST_NUMA" ]; then
 	[ "$mem" -ge $((node1 + 1024)) ] || die "--mem $mem is too small for the $scenario guest: it needs $((node1 + 1024)) MB or more (NUMA node 1 alone is $node1 MB)"
 	numa=$((mem - node1)),$node1
 fi
-qc_check_window "$duration" "$isolated" "$smp"
-refill=$(qc_refill_cpus "$scenario" "$isolated" "$refill") || exit 1
+qc_check_inputs "$variant" "$scenario" "$duration" "$isolated" "$smp" "$rate" "$refill"
+refill=$QC_REFILL_CPUS
+[ -z "$rate" ] || params=" qc.rate=$rate$params"
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
 # The audit's window lasts as long as its triggers take (~2 min on TCG).
 [ "$scenario" != audit ] || : "${timeout:=900}"
 [ -n "$timeout" ] || timeout=$((300 + 3 * duration))
 is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 
-label=$variant${flavour:+-$flavour}${tag:+-$tag}
+label=$(qc_label "$variant" "$flavour" "$tag")
 # Kernel parameters a scenario needs (stress: page_owner=on)
 # are named in the scenario itself, on a "# qc-kernel-args:" line.
 kargs=$(sed -n 's/^# qc-kernel-args: *//p' "$QC_ROOT/guest-init/scenarios/$scenario.sh")
@@ -103,13 +109,19 @@ fi
 
 if [ -n "$run_id" ]; then
 	[ -d "$QC_RESULTS/$run_id" ] || die "no run '$run_id' in $QC_RESULTS"
+	own_run=no
 else
+	# A run of its own, as compare makes one: its facts for summarize.sh
+	# and report.sh, and its status, the guest's when it ends.
 	run_id=$(qc_new_run)
+	own_run=yes
+	qc_run_txt "$QC_RESULTS/$run_id" "$variant" "$scenario" "$duration" "$isolated" "$refill"
 fi
 out=$QC_RESULTS/$run_id/$label
 [ ! -e "$out" ] || die "$out already exists: results are never overwritten, start a new run"
 mkdir -p "$out"
-qc_status_begin "$out/status"
+qc_status_begin "$out/$QC_STATUS"
+[ "$own_run" = no ] || trap 'cp "$out/$QC_STATUS" "$QC_RESULTS/$run_id/$QC_STATUS"' EXIT
 
 initrd=$bdir/qc-initramfs.cpio
 "$QC_ROOT/scripts/initramfs.sh" --build "$bdir" ${guest_script:+--extra "$guest_script"} "$initrd"
@@ -119,7 +131,8 @@ if [ "$count_cost" = yes ]; then
 	[ "$accel" = tcg ] || die "--count-cost needs TCG (the plugin counts what TCG executes): set QC_ACCEL=tcg"
 	so=$(qc_cost_plugin)
 	map=$(qc_system_map "$variant" "$flavour")
-	plugin="$so,map=$map,out=$out/$QC_COST_FILE"
+	reach=$(qc_drain_reach "$variant")
+	plugin="$so,map=$map,out=$out/$QC_COST_FILE,entry=${reach%% *}"
 fi
 info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill on $refill}, scenario $scenario, ${duration} s)"
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
@@ -127,8 +140,8 @@ info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill o
 	${numa:+--numa "$numa"} --timeout "$timeout" ${plugin:+--plugin "$plugin"} \
 	--append "${kargs:+$kargs }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
 # A splat fails the run whatever the scenario measured.
-if ! "$QC_ROOT/scripts/splats.sh" "$out/console.log" > "$out/splats.txt"; then
-	die "kernel splat in the $label guest: $(grep -m1 -E 'WARNING:|BUG:|Oops|lock|RCU|corruption|atomic|stall|UBSAN|bad page|fault|panic' "$out/splats.txt" | tr -d '\r' | cut -c1-200) (see $out/splats.txt)"
+if ! "$QC_ROOT/scripts/splats.sh" "$out/$QC_CONSOLE" > "$out/splats.txt"; then
+	die "kernel splat in the $label guest: $("$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" | cut -c1-200) (see $out/splats.txt)"
 fi
 rm -f "$out/splats.txt"
 "$QC_ROOT/scripts/analyze.sh" "$out" "$isolated"
@@ -137,7 +150,7 @@ rm -f "$out/splats.txt"
 	echo "scenario: $scenario"
 	echo "duration_s: $duration"
 	echo "kernel_tree: linux-source-6.1 $(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null) + patches/$variant"
-} >> "$out/boot-params.txt"
+} >> "$out/$QC_BOOT_PARAMS"
 echo "ok" > "$QC_STATUS_FILE"
 info "results in $out"
 echo "$out"

@@ -1,39 +1,48 @@
 #!/bin/sh
-# stress.sh [--duration S] [--variants "wq rcu spinlock"]: the correctness
+# stress.sh [--duration S] [--variants "wq rcu spinlock"] [--rate N] [--no-build]: the correctness
 # stress of the kernel series. Each variant's debug build (lockdep,
 # PROVE_RCU, DEBUG_VM, DEBUG_LIST...) runs the "stress" scenario for S
 # seconds (default 300); run.sh fails a variant on any splat in its
 # console. Logs land in results/<run-id>/<variant>-debug/.
 set -eu
 . "$(dirname "$0")/lib.sh"
-duration=300 variants="wq rcu spinlock"
+duration=300 variants="wq rcu spinlock" rate= isolated=1-3 build=yes
 while [ $# -gt 0 ]; do
 	case $1 in
 	--duration) duration=$2; shift ;;
 	--variants) variants=$2; shift ;;
-	-h|--help) echo "usage: $0 [--duration S] [--variants LIST]"; exit 0 ;;
+	--rate) rate=$2; shift ;;
+	--no-build) build=no ;;
+	-h|--help) echo "usage: $0 [--duration S] [--variants LIST] [--rate N] [--no-build]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
 done
-for v in $variants; do check_variant "$v"; done
+# Every input, checked once, before anything is built or written.
+qc_check_inputs "$variants" stress "$duration" "$isolated" "$QC_SMP" "$rate" none
 n=$(echo $variants | wc -w) i=0
 for v in $variants; do
 	i=$((i + 1))
-	step "$i" "$((n + 1))" "debug build of $v"
-	"$QC_ROOT/scripts/build.sh" --debug "$v" >/dev/null
+	if [ "$build" = yes ]; then
+		step "$i" "$((n + 1))" "debug build of $v"
+		"$QC_ROOT/scripts/build.sh" --debug "$v" >/dev/null
+	else
+		# run.sh --no-build refuses a variant that was never built
+		step "$i" "$((n + 1))" "debug build of $v: the existing one (--no-build)"
+	fi
 done
 run_id=$(qc_new_run)
-qc_run_txt "$QC_RESULTS/$run_id" "$variants" stress "$duration" 1-3
+run=$QC_RESULTS/$run_id
+qc_status_begin "$run/$QC_STATUS"
+qc_run_txt "$run" "$variants" stress "$duration" "$isolated"
 failed=
 for v in $variants; do
 	step "$((n + 1))" "$((n + 1))" "stress $v (debug) for $duration s"
-	"$QC_ROOT/scripts/run.sh" --no-build --debug --run-id "$run_id" -V "$v" -s stress \
-		-d "$duration" --timeout $((duration * 2 + 300)) >/dev/null || failed="$failed $v"
+	(unset QC_STATUS_FILE; "$QC_ROOT/scripts/run.sh" --no-build --debug --run-id "$run_id" -V "$v" -s stress \
+		-d "$duration" -c "$isolated" ${rate:+--rate "$rate"} --timeout $((duration * 2 + 300)) >/dev/null) ||
+		failed="$failed $v"
 done
-if [ -n "$failed" ]; then
-	echo "failed:$failed" > "$QC_RESULTS/$run_id/status"
-	die "stress failed for$failed: see results/$run_id/<variant>-debug/"
-fi
-echo ok > "$QC_RESULTS/$run_id/status"
+[ -z "$failed" ] ||
+	die "stress failed for$failed: see $run/<variant>-$QC_FLAVOUR_DEBUG/"
+echo ok > "$QC_STATUS_FILE"
 info "no splat in any variant; logs in $QC_RESULTS/$run_id"

@@ -182,6 +182,16 @@ def in($set): . as $x | any($set[]; . == $x);
           "\($dir)/selftest-charged.json: with the planted causes as drain causes the verdict rule gave \($vcheck.verdict), charging \([$isolated[] | "CPU \(.) \($vcheck.cpus[.].charged) of \($vcheck.cpus[.].planted) planted"] | join(", ")); it must give FAIL with exactly the planted count on each CPU: see \($dir)/selftest-charged.txt"
         else null end;
 
+  # What the report's plots draw, so that it reads nothing but
+  # summary.json: a workload's 1 µs histogram summed over its CPUs
+  # ([[µs, count], ...]) and its maximum, and the drain latency samples.
+  def latency_plot($f):
+      ($f | obj | .thread | obj | [.[] | objects]) as $t
+      | if $t == [] then null else
+          {max_us: ([$t[].max | numbers] | max),
+           histogram: ([$t[].histogram | obj | to_entries[]] | group_by(.key | tonumber)
+                       | map([(.[0].key | tonumber), (map(.value) | add)]))} end;
+
   ($status == "ok") as $ok
   | cpus_of($analysis; $quiet) as $cpus
   | (if $ok then refusal else null end) as $refuse
@@ -208,6 +218,9 @@ def in($set): . as $x | any($set[]; . == $x);
           interruptions: ([$cpus[].control.interruptions | numbers] | add),
           coincidences: ([$cpus[].control.coincidences | numbers] | add)} end),
        refill: (if $refill == null then null else {refill_ms: $refill.refill_ms, pages: $refill.pages} end),
+       plot: {oslat: latency_plot($oslat), refill: latency_plot($refill),
+              drain: (if ($hammer.samples_us | type) == "array" and ($hammer.samples_us | length) > 0
+                      then {calls: $hammer.calls, samples_us: $hammer.samples_us} else null end)},
        selftest: (if $selftest == null then null else
          {planted: $selftest.planted, counted: $selftest.counted, pass: $selftest.pass,
           cpus: $selftest.cpus, verdict_check: $vcheck} end),

@@ -17,21 +17,22 @@ set -eu
 need_cmd jq
 run=${1:?usage: summarize.sh RUNDIR}
 run=${run%/}
-[ -f "$run/run.txt" ] || die "$run is not a quietcore run directory (no run.txt)"
+runtxt=$run/$QC_RUN_TXT
+[ -f "$runtxt" ] || die "$run is not a quietcore run directory (no $QC_RUN_TXT)"
 # From here a refusal is the run's outcome too (die() writes the status
 # file), and a summary.json left from an earlier pass would disagree with
 # the inputs now refused, so it goes: report.sh must not render it.
 # shellcheck disable=SC2034 # read by die() in lib.sh
-QC_STATUS_FILE=$run/status
+QC_STATUS_FILE=$run/$QC_STATUS
 refuse() {
-	rm -f "$run/summary.json" "$run/summary.json.tmp"
+	rm -f "$run/$QC_SUMMARY" "$run/$QC_SUMMARY.tmp"
 	die "$@"
 }
-rm -f "$run/summary.json.tmp"
+rm -f "$run/$QC_SUMMARY.tmp"
 kv() { sed -n "s/^$2: *//p" "$1" 2>/dev/null | head -n1 | sed 's/[[:space:]]*$//'; }
 
 # --- the policy and the lists it names -------------------------------------
-policy_file=${QC_VERDICT_POLICY:-$QC_ROOT/tracing/verdict-policy.json}
+policy_file=$QC_POLICY
 [ -f "$policy_file" ] ||
 	refuse "the verdict policy $policy_file is missing: restore it (git checkout tracing/verdict-policy.json)"
 jq -e '(.drain_causes_file | type == "string")
@@ -41,7 +42,7 @@ jq -e '(.drain_causes_file | type == "string")
 	and (.exposure_scenarios | type == "array") and (.baseline | type == "string")' \
 	"$policy_file" >/dev/null 2>&1 ||
 	refuse "$policy_file is not a verdict policy (needs drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, coincidence_margin.factor and .plus, exposure_scenarios, baseline): restore it from git"
-causes_file=${QC_DRAIN_CAUSES:-$QC_ROOT/$(jq -r .drain_causes_file "$policy_file")}
+causes_file=$(qc_drain_causes_file) || exit 1
 
 # drain_causes: the list's patterns as a JSON array, read as qc-analyze
 # reads them (blanks trimmed, '#' lines and empty lines dropped), so that
@@ -65,30 +66,75 @@ check_run_inputs() {
 	run_inputs_checked=yes
 }
 
-isolated=$(kv "$run/run.txt" isolated)
+isolated=$(kv "$runtxt" isolated)
 [ -z "$isolated" ] || cpulist_valid "$isolated" ||
 	refuse "$run/run.txt: 'isolated: $isolated' is not a CPU list like 1-3"
 # Runs from before the refill workload have no refill line: all oslat.
-refill=$(kv "$run/run.txt" refill)
+refill=$(kv "$runtxt" refill)
 if [ -n "$refill" ]; then
 	cpulist_valid "$refill" || refuse "$run/run.txt: 'refill: $refill' is not a CPU list like 2-3"
 	[ -z "$(cpulist_minus "$refill" "$isolated")" ] ||
 		refuse "$run/run.txt: refill CPUs $refill are not all isolated ($isolated): fix the refill line"
 fi
-scenario=$(kv "$run/run.txt" scenario)
-variants=$(kv "$run/run.txt" variants)
+scenario=$(kv "$runtxt" scenario)
+variants=$(kv "$runtxt" variants)
 [ -n "$variants" ] || refuse "$run/run.txt names no variants (its 'variants:' line is empty or missing)"
+
+# The guests this run actually has: every directory but plots/, named
+# VARIANT[-FLAVOUR][-TAG] by qc_label (guest-init/contract.sh). Those
+# tagged bench or cost measured the allocator (timed here, counted by
+# alloc-cost.sh); the others are judged, in run.txt's variant order, and
+# a variant of run.txt with no judged guest at all is a failed one.
+variant_of() {
+	for _v in $(qc_variants); do
+		case $1 in "$_v"|"$_v"-*) echo "$_v"; return 0 ;; esac
+	done
+	return 1
+}
+is_bench() { case $1 in *-"$QC_TAG_BENCH") return 0 ;; esac; return 1; }
+# The counted benchmark's guests: scripts/alloc-cost.sh reads them.
+is_cost() { case $1 in *-"$QC_TAG_COST") return 0 ;; esac; return 1; }
+guests=
+for d in "$run"/*/; do
+	g=$(basename "$d")
+	[ -d "$run/$g" ] && [ "$g" != "$QC_PLOTS" ] || continue
+	variant_of "$g" >/dev/null ||
+		refuse "$run/$g is not the directory of a variant in patches/series ($(qc_variants | tr '\n' ' ')): move it out of the run"
+	guests="$guests $g"
+done
+judged= bench_guests=
+for v in $variants; do
+	found=
+	for g in $guests; do
+		[ "$(variant_of "$g")" = "$v" ] || continue
+		! is_cost "$g" || continue
+		if is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g" found=yes; fi
+	done
+	[ -n "$found" ] || judged="$judged $v"
+done
+for g in $guests; do
+	! is_cost "$g" || continue
+	case " $judged $bench_guests " in *" $g "*) ;; *)
+		if is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g"; fi ;;
+	esac
+done
 cpus_json() { if [ -n "$1" ]; then cpulist_expand "$1" | jq -R . | jq -sc .; else echo '[]'; fi; }
 iso_json=$(cpus_json "$isolated")
 refill_json=$(cpus_json "$refill")
 
 # The baseline all comparisons are made against: the policy names it
-# ("first variant of the run", or a variant), the run decides which.
+# ("first variant of the run", or a variant), the run decides which; a
+# variant patches/series marks "baseline" comes before the first one.
 first=${variants%% *}
+marked=$(qc_series_baseline)
 baseline_rule=$(jq -r .baseline "$policy_file")
 baseline=$baseline_rule
 case $baseline in
-"first variant of the run") baseline=$first ;;
+"first variant of the run")
+	baseline=$first
+	case " $variants " in *" $marked "*)
+		[ -z "$marked" ] || { baseline=$marked baseline_rule="marked baseline in patches/series"; } ;;
+	esac ;;
 *) case " $variants " in *" $baseline "*) ;; *)
 	refuse "the verdict policy's baseline '$baseline' is not a variant of this run ($variants): set it to 'first variant of the run' or one of them" ;;
    esac ;;
@@ -101,13 +147,14 @@ trap 'rm -rf "$tmp"' EXIT
 # directory (a variant listed in run.txt without one is a failed run).
 judge_variant() {
 	name=$1 d=$run/$1
-	status=$(cat "$d/status" 2>/dev/null || echo missing)
+	status=$(cat "$d/$QC_STATUS" 2>/dev/null || echo missing)
 	[ "$status" != ok ] || check_run_inputs
 	set --
-	for spec in oslat_f:oslat refill_f:refill analysis_f:analysis quiet_f:analysis-quiet \
-	            hammer_f:hammer primed_f:pcp-window selftest_f:selftest stc_f:selftest-charged \
-	            audit_f:audit; do
-		f=$d/${spec#*:}.json
+	for spec in oslat_f:oslat.json refill_f:refill.json analysis_f:$QC_ANALYSIS.json \
+	            quiet_f:$QC_ANALYSIS-$QC_WINDOW_QUIET.json hammer_f:$QC_HAMMER_JSON \
+	            primed_f:pcp-window.json selftest_f:$QC_SELFTEST_JSON stc_f:$QC_SELFTEST_CHARGED.json \
+	            audit_f:$QC_AUDIT_JSON; do
+		f=$d/${spec#*:}
 		[ -f "$f" ] || f=/dev/null
 		set -- "$@" --rawfile "${spec%%:*}" "$f"
 	done
@@ -126,10 +173,10 @@ alloc_bench() {
 	b=$tmp/bench
 	mkdir -p "$b"
 	out='{}'
-	for v in $variants; do
-		f=$run/$v-bench/pft.jsonl
+	for g in $bench_guests; do
+		f=$run/$g/$QC_PFT
 		[ -s "$f" ] || continue
-		jq -r .faults_per_sec "$f" > "$b/$v"
+		jq -r .faults_per_sec "$f" > "$b/$(variant_of "$g")"
 	done
 	if [ -n "$(ls "$b")" ]; then
 		make -s -f "$QC_ROOT/bench/Makefile" BENCH_OUT="$tmp" "$tmp/welch" >/dev/null ||
@@ -162,14 +209,14 @@ alloc_bench() {
 causes_name=${causes_file#"$QC_ROOT"/}
 policy=$(jq -c --arg causes "$causes_name" --arg file "${policy_file#"$QC_ROOT"/}" \
 	'{file: $file} + . + {drain_causes_file: $causes, drain_causes: []} | del(.about)' "$policy_file")
-for v in $variants; do
-	if [ "$(cat "$run/$v/status" 2>/dev/null)" = ok ]; then check_run_inputs; break; fi
+for g in $judged; do
+	if [ "$(cat "$run/$g/$QC_STATUS" 2>/dev/null)" = ok ]; then check_run_inputs; break; fi
 done
 [ "$run_inputs_checked" = no ] ||
 	policy=$(echo "$policy" | jq -c --argjson dc "$(drain_causes)" '.drain_causes = $dc')
-for v in $variants; do
-	judge_variant "$v"
-	reason=$(jq -r '.refuse // empty' "$tmp/v-$v.json")
+for g in $judged; do
+	judge_variant "$g"
+	reason=$(jq -r '.refuse // empty' "$tmp/v-$g.json")
 	[ -z "$reason" ] || refuse "$reason"
 done
 
@@ -185,14 +232,14 @@ oslat_cpus() {
 	refuse "$(sed -n 's/^quietcore: error: //p' "$tmp/cost.err" | head -n1 | grep . ||
 		echo "scripts/alloc-cost.sh failed: $(tail -n1 "$tmp/cost.err")")"
 bp=
-for v in $variants; do [ -f "$run/$v/boot-params.txt" ] && { bp=$run/$v/boot-params.txt; break; }; done
+for g in $judged; do [ -f "$run/$g/$QC_BOOT_PARAMS" ] && { bp=$run/$g/$QC_BOOT_PARAMS; break; }; done
 smp=$(kv "${bp:-/dev/null}" smp)
 jq -n \
-	--arg id "$(kv "$run/run.txt" id)" \
+	--arg id "$(kv "$runtxt" id)" \
 	--arg accel "$(kv "${bp:-/dev/null}" accel)" \
 	--arg tree "$(kv "${bp:-/dev/null}" kernel_tree | sed 's/ + patches.*//')" \
 	--arg scenario "$scenario" \
-	--arg duration "$(kv "$run/run.txt" duration_s)" \
+	--arg duration "$(kv "$runtxt" duration_s)" \
 	--arg isolated "$isolated" --arg refill "$refill" \
 	--arg oslat "$(oslat_cpus)" \
 	--arg housekeeping "$(if [ -n "$isolated" ]; then housekeeping_of "$isolated" "${smp:-4}"; fi)" \
@@ -210,12 +257,12 @@ jq -n \
 	< /dev/null > "$tmp/top.json"
 # Variants in run.txt's order, and the continuation bound the analyzer
 # counted with (the same analyzer for every variant of one run).
-for v in $variants; do
-	jq -c --arg v "$v" '{($v): .summary}' "$tmp/v-$v.json"
+for g in $judged; do
+	jq -c --arg v "$g" '{($v): .summary}' "$tmp/v-$g.json"
 done > "$tmp/variants.jsonl"
 cont=null
-for v in $variants; do
-	f=$run/$v/analysis.json
+for g in $judged; do
+	f=$run/$g/$QC_ANALYSIS.json
 	[ -f "$f" ] || continue
 	cont=$(jq '.policy.continuation_ns // null' "$f" 2>/dev/null || echo null)
 	[ "$cont" = null ] || break
@@ -229,8 +276,8 @@ jq -s --argjson cont "$cont" --slurpfile top "$tmp/top.json" \
 	     | if $a == [] then null else
 	         {triggers: [$a[0].triggers[].name],
 	          variants: ($v | map_values(.audit) | with_entries(select(.value != null)))} end)' \
-	"$tmp/variants.jsonl" > "$run/summary.json.tmp"
-mv "$run/summary.json.tmp" "$run/summary.json"
+	"$tmp/variants.jsonl" > "$run/$QC_SUMMARY.tmp"
+mv "$run/$QC_SUMMARY.tmp" "$run/$QC_SUMMARY"
 
 # --- the verdict table, as the last lines of make compare ------------------
 # Per CPU: charged interruptions / drains that reached it (its workload),
@@ -245,7 +292,7 @@ jq -r '.variants | to_entries[] | .key as $v | .value
 	| [$v, .verdict, (.drain.calls // "-"), (.drain.p99_us // "-" | if type == "number" then round else . end),
 	   (.drain.max_us // "-" | if type == "number" then round else . end), (.drain.stalls // "-"),
 	   ($cpus | if . == [] then "-" else join(";") end)]
-	| @tsv' "$run/summary.json" |
+	| @tsv' "$run/$QC_SUMMARY" |
 	while IFS='	' read -r v verdict calls p99 max stalls cpus; do
 		printf '%s\n' "$cpus" | tr ';' '\n' | {
 			read -r c
@@ -262,7 +309,7 @@ jq -r '.policy as $p
 	  ([.variants | to_entries[] | select(.value.selftest != null) | .value.selftest as $s
 	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"
 	      + (if $s.verdict_check.exact then " exact" else " NOT exact" end)]
-	   | "  " + (if . == [] then "none in this run" else join(", ") end))' "$run/summary.json"
+	   | "  " + (if . == [] then "none in this run" else join(", ") end))' "$run/$QC_SUMMARY"
 # The audit's matrix: per trigger and variant, the isolated CPUs'
 # interruptions in its sub-window, what the gaps' rate gives, the top cause.
 jq -r '.audit // empty | . as $a | ($a.variants | keys_unsorted) as $vs
@@ -272,6 +319,6 @@ jq -r '.audit // empty | . as $a | ($a.variants | keys_unsorted) as $vs
 	        else "\(.interruptions)/\(.expected * 10 | round / 10)"
 	          + ((.excess_by_cause // {}) | to_entries | max_by(.value) // null
 	             | if . == null then "" else " \(.key)" end)
-	          + (if .result != "MEASURED" then " (\(.result))" else "" end) end)] | join(", ")))' "$run/summary.json"
+	          + (if .result != "MEASURED" then " (\(.result))" else "" end) end)] | join(", ")))' "$run/$QC_SUMMARY"
 echo
-info "summary: $run/summary.json"
+info "summary: $run/$QC_SUMMARY"

@@ -1,7 +1,11 @@
 # KTAP output for quietcore's shell tests, in the style of kselftest's
 # ktap_helpers.sh: a plan, one ok/not ok line per check, and a closing
 # count line. Source it; call ktap_plan N first and ktap_finish last.
+# Exit status, as kselftest's: 0 pass, 1 fail, 4 (KSFT_SKIP) the whole
+# program was skipped for a missing prerequisite; tests/run.sh counts it.
 # shellcheck shell=sh
+
+KSFT_SKIP=4
 
 ktap_n=0 ktap_pass=0 ktap_fail=0 ktap_skip=0
 
@@ -10,6 +14,21 @@ ktap_ok() { ktap_n=$((ktap_n + 1)); ktap_pass=$((ktap_pass + 1)); echo "ok $ktap
 ktap_not_ok() { ktap_n=$((ktap_n + 1)); ktap_fail=$((ktap_fail + 1)); echo "not ok $ktap_n $*"; }
 ktap_skip() { ktap_n=$((ktap_n + 1)); ktap_skip=$((ktap_skip + 1)); echo "ok $ktap_n $* # SKIP"; }
 ktap_diag() { echo "$*" | sed 's/^/# /'; }
+
+# ktap_skip_all REASON: the program cannot run here (before ktap_plan):
+# an empty plan with the reason, exit 4. Never a pass.
+ktap_skip_all() { echo "TAP version 13"; echo "1..0 # SKIP $*"; exit "$KSFT_SKIP"; }
+# ktap_require CMD...: skip the whole program unless every CMD is installed
+# (make setup installs them all, so CI runs everything).
+ktap_require() {
+	for _c in "$@"; do
+		command -v "$_c" >/dev/null 2>&1 ||
+			ktap_skip_all "'$_c' is not installed (sudo make setup installs it)"
+	done
+}
+# ktap_bail_out REASON: a check the rest depends on failed: say so and
+# stop with a failure (the plan is not met; nothing is counted as passed).
+ktap_bail_out() { echo "Bail out! $*"; exit 1; }
 
 # ktap_check DESCRIPTION COMMAND...: one test point from a command's status.
 ktap_check() {
@@ -47,6 +66,22 @@ expect_one_error() {
 		ktap_ok "$desc"
 	else
 		ktap_not_ok "$desc"; ktap_diag "wrong message: $out"
+	fi
+}
+
+# ktap_guest DESCRIPTION RUN.SH-ARGS...: one check that scripts/run.sh
+# booted a guest and ran it to the end (the caller's $root is the
+# repository, $scratch a scratch directory). GUEST is then the guest's
+# result directory, or /nonexistent so that every check of its files fails.
+ktap_guest() {
+	_desc=$1
+	shift
+	if GUEST=$("$root/scripts/run.sh" "$@" 2>"$scratch/guest.log"); then
+		ktap_ok "$_desc"
+	else
+		ktap_not_ok "$_desc"
+		ktap_diag "$(tail -n 15 "$scratch/guest.log")"
+		GUEST=/nonexistent
 	fi
 }
 

@@ -10,7 +10,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-ktap_plan 10
+ktap_require jq make gcc
+ktap_plan 17
 
 # win VCPU N COMPLETE KINSNS SPIN: one window line; SPIN instructions of it
 # in queued_spin_lock_slowpath (listed in spin-wait.list), the rest in
@@ -18,6 +19,12 @@ ktap_plan 10
 win() {
 	printf '{"vcpu":%s,"window":%s,"complete":%s,"kernel":{"insns":%s,"loads":10,"stores":20},"user":{"insns":3,"loads":0,"stores":0},"functions":{"rmqueue_bulk":[%s,10,20],"queued_spin_lock_slowpath":[%s,0,0]}}\n' \
 		"$1" "$2" "$3" "$4" $(($4 - $5)) "$5"
+}
+# drain N ENTRIES KINSNS: drain window N on vCPU 0, opened by the module;
+# ENTRIES of the variant's per-CPU function, 100 of KINSNS spun.
+drain() {
+	printf '{"vcpu":0,"window":%s,"complete":true,"opener":"module","kernel":{"insns":%s,"loads":7,"stores":9},"user":{"insns":0,"loads":0,"stores":0},"entries":{"%s":%s},"functions":{"free_pcppages_bulk":[%s,7,9],"queued_spin_lock_slowpath":[100,0,0]}}\n' \
+		"$1" "$3" "$fn" "$2" $(($3 - 100))
 }
 # pft THREADS CPUS WARMUP: one pft line of 10 faults per thread.
 pft() { printf '{"run":1,"threads":%s,"cpus":[%s],"faults":%s,"warmup":%s}\n' "$1" "$2" $((10 * $1)) "$3"; }
@@ -31,6 +38,14 @@ variant() {
 	{ win 1 1 false 999 0; win 1 2 true "$2" 5; win 1 3 true "$3" 5; win 1 4 true "$4" 5
 	  win 1 5 true 50 0; win 2 1 true 50 0; } > "$d/alloc-cost.jsonl"
 	{ pft 1 1 true; pft 1 1 false; pft 1 1 false; pft 1 1 false; pft 2 1,2 true; } > "$d/pft-cost.jsonl"
+	# Three drain calls: 3 CPUs reached, none, 2 (rcu: 3 entries per CPU,
+	# one per zone, as bench/plugin/drain-reach.list says).
+	fn=$(awk -v v="$1" '$1 == v { print $2 }' "$root/bench/plugin/drain-reach.list")
+	k=1
+	[ "$1" != rcu ] || k=3
+	echo 3 > "$d/drain-zones.txt"
+	{ drain 1 $((3 * k)) 500; drain 2 0 50; drain 3 $((2 * k)) 300; } >> "$d/alloc-cost.jsonl"
+	echo '{"state":"done","calls":3,"samples_us":[10.0,99.0,30.0]}' > "$d/drain-hammer.json"
 }
 variant wq 1005 1015 1025
 variant rcu 1105 1115 1125
@@ -44,6 +59,10 @@ ktap_check "per fault: kernel instructions with and without spin-wait, loads, st
 # mean 101, sd 1, CV 0.990...%; rcu 111: +9.90 % vs wq.
 ktap_check "mean, sd, CV, and rcu against wq by Welch (+9.90 %, significant)" \
 	test "$(q '[.wq.threads["1"].kernel_insns_nospin | .mean, .sd, (.cv_pct * 1000 | round)] + [.rcu.threads["1"].kernel_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant]')" = '[101,1,990,990,true]'
+ktap_check "drain: the calls that reached a CPU, their CPUs by the per-CPU rule (rcu per zone), instructions, wall time" \
+	test "$(q '[.wq, .rcu | .drain.samples | map([.call, .cpus_reached, .kernel.insns, .kernel_insns_nospin, .wall_us])]')" = '[[[1,3,500,400,10],[3,2,300,200,30]],[[1,3,500,400,10],[3,2,300,200,30]]]'
+ktap_check "drain: mean per call, CPUs reached, wall time, per-function instructions per call" \
+	test "$(q '.rcu.drain | [.calls, .reached_calls, .stats.kernel_insns.mean, .stats.cpus_reached.mean, .stats.wall_us.mean, .functions.free_pcppages_bulk]')" = '[3,2,400,2.5,20,300]'
 ktap_check "per-function instructions per fault, by thread count" \
 	test "$(q '.wq.functions["1"].rmqueue_bulk')" = 101
 
@@ -59,10 +78,24 @@ ktap_check "report: the Instruction cost section, rcu +9.9 % vs wq without spin-
 ktap_check "report: the per-function table names rmqueue_bulk, +10 per fault for rcu" \
 	grep -q '^| `rmqueue_bulk` | 101 | +10 |' "$md"
 
+ktap_check "report: the drain table, rcu's per-CPU function, 2 of 3 calls, 400 insns per call, wall time 20 µs" \
+	grep -q '^| rcu | `drain_detached_pcplists` | 3 | 2 | 2.5 | 400 ± 141 | 300 ± 141 | 7 ± 0 | 9 ± 0 | 20 ± 14 |' "$md"
+
 refused() { expect_one_error "$1" quietcore "$2" "$root/scripts/alloc-cost.sh" "$scratch/run" "wq rcu" wq; }
 cp "$scratch/run/rcu-cost/alloc-cost.jsonl" "$scratch/good"
 win 3 1 true 50 0 >> "$scratch/run/rcu-cost/alloc-cost.jsonl"
 refused "refused: a window no pft run accounts for" "do not match"
+grep -v '"opener":"module"' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
+refused "refused: no drain window (the hammer without markers)" "no drain window"
+grep -v '"window":3,"complete":true,"opener":"module"' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
+refused "refused: drain windows and the hammer's calls do not match one to one" "must match one to one"
+sed 's/"drain_detached_pcplists":6/"drain_detached_pcplists":5/' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
+refused "refused: entries that are not a whole number of CPUs" "not a multiple"
+cp "$scratch/good" "$scratch/run/rcu-cost/alloc-cost.jsonl"
+cp "$scratch/run/rcu-cost/drain-hammer.json" "$scratch/hammer"
+echo '{"state":"done","calls":0,"samples_us":[]}' > "$scratch/run/rcu-cost/drain-hammer.json"
+refused "refused: markers without calls (the hammer made none)" "made no drain"
+cp "$scratch/hammer" "$scratch/run/rcu-cost/drain-hammer.json"
 grep -v '"vcpu":2' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
 refused "refused: a pft run with no window on one of its CPUs" "closed no window"
 sed 's/"window":2,"complete":true/"window":2,"complete":false/' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"

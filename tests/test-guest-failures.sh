@@ -11,6 +11,7 @@ trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 run() { "$root/scripts/run.sh" -V spinlock -d 1 "$@"; }
 
+ktap_require qemu-system-x86_64 gcc make jq cpio
 ktap_plan 6
 echo 'sleep 600' > "$scratch/hang.sh"
 expect_error "a hung guest is stopped at the timeout and named" "guest hung: no exit within 20 s" \

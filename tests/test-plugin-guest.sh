@@ -15,6 +15,7 @@ trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 . "$root/scripts/lib.sh"
 
+ktap_require qemu-system-x86_64 gcc make jq cpio
 ktap_plan 7
 loops=100000 calls=1000
 prog=$scratch/count-loops

@@ -12,7 +12,8 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 so=$scratch/qc-cost.so
 
-ktap_plan 11
+ktap_require qemu-system-x86_64 gcc make objdump
+ktap_plan 12
 
 ktap_check "bench/plugin/Makefile builds qc-cost.so and ksyms-test with gcc" \
 	make -s -f "$root/bench/plugin/Makefile" PLUGIN_OUT="$scratch" "$so" "$scratch/ksyms-test"
@@ -91,6 +92,7 @@ refused() {
 map=$scratch/System.map out=$scratch/out.jsonl
 refused "refused: an unknown plugin argument" "unknown argument 'mapp=" "mapp=$map,out=$out"
 refused "refused: no map= argument" "missing map=" "out=$out"
+refused "refused: an entry= function the System.map does not have" "entry=no_such_fn: no such function" "map=$map,out=$out,entry=no_such_fn"
 refused "refused: no out= argument" "missing out=" "map=$map"
 refused "refused: a System.map that does not exist" "cannot read System.map" "map=$scratch/nope.map,out=$out"
 printf 'this is not a map\n' > "$scratch/bogus.map"

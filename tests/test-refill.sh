@@ -1,16 +1,19 @@
 #!/bin/sh
-# guest-init/refill.c built with the initramfs's exact gcc line (plus
+# guest-init/refill.c built with the initramfs's own compile (plus
 # -Werror: a warning is a failure), its refusals of bad input, a real 2 s
 # run on this machine's CPU 0 (a plain userspace program: nothing reaches
 # the host's kernel but system calls) and an unbounded run ended by SIGINT
 # to the parent alone, as the rig's `kill -INT $pid` does. Boots nothing.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
+QC_ROOT=$root
+. "$root/scripts/lib.sh"
 scratch=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$scratch"' EXIT
 refill=$scratch/refill
 
+ktap_require gcc jq
 ktap_plan 15
 
 # refused DESC CODE PATTERN ARGS...: refill ARGS exits CODE and prints one
@@ -32,14 +35,12 @@ jq_is() {
 	if jq -e "$2" "$3" > /dev/null 2>&1; then ktap_ok "$1"; else ktap_not_ok "$1"; fi
 }
 
-if out=$(gcc -static -O2 -Wall -Wextra -pthread -Werror -o "$refill" \
-		"$root/guest-init/refill.c" 2>&1) && [ -z "$out" ]; then
-	ktap_ok "refill.c compiles with the initramfs's gcc line and no warning"
+if out=$(qc_guest_cc "$refill" "$root/guest-init/refill.c" -Werror 2>&1) && [ -z "$out" ]; then
+	ktap_ok "refill.c compiles with the initramfs's qc_guest_cc and no warning"
 else
-	ktap_not_ok "refill.c compiles with the initramfs's gcc line and no warning"
+	ktap_not_ok "refill.c compiles with the initramfs's qc_guest_cc and no warning"
 	ktap_diag "$out"
-	ktap_finish
-	exit 1
+	ktap_bail_out "no refill to test"
 fi
 
 refused "a CPU list 'x' is refused" 2 "--cpu-list 'x' is not a CPU list" -c x

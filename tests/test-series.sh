@@ -14,6 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
+ktap_require git
 ktap_plan 10
 "$root/scripts/tree.sh" spinlock > /dev/null 2>&1 || ktap_diag "could not unpack the pristine tree"
 

@@ -62,7 +62,8 @@ refused() {
 	fi
 }
 
-ktap_plan 42
+ktap_require jq gcc make gnuplot
+ktap_plan 48
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -206,5 +207,36 @@ echo "failed: guest died" > "$r/spinlock/status"
 head -c 100 "$fixture/spinlock/analysis.json" > "$r/spinlock/analysis.json"
 rm -r "$r/rcu"
 judged "a failed or missing variant is FAILED-RUN and the rest is still judged" "wq=FAIL rcu=FAILED-RUN spinlock=FAILED-RUN" "$r"
+
+# summarize reads the guest directories a run has, not names rebuilt from
+# run.txt: the committed stress run (wq-debug, rcu-debug, spinlock-debug,
+# no trace) and a single make run result (one variant, no benchmark).
+r=$scratch/stress
+cp -r "$root/results/20261203-060653" "$r"
+judged "a stress run is judged from its <variant>-debug directories" \
+	"wq-debug=NO-TRACE rcu-debug=NO-TRACE spinlock-debug=NO-TRACE" "$r"
+ktap_check "... with each one's drain calls from its hammer.json" \
+	test "$(jq -c '[.variants[].drain.calls]' "$r/summary.json")" = \
+	"[$(for v in wq rcu spinlock; do jq .calls "$r/$v-debug/hammer.json"; done | paste -sd, -)]"
+r=$(fresh single)
+rm -r "$r/rcu" "$r/spinlock"
+sed -i 's/^variants: .*/variants: wq/' "$r/run.txt"
+judged "a single-variant run (make run) is judged" "wq=FAIL" "$r"
+ktap_check "... and its report renders" sh -c "'$root/scripts/report.sh' '$r' >/dev/null 2>&1"
+# A variant patches/series marks "baseline" is the baseline when the run
+# has it (a copy of the repository's host side with rcu marked).
+mark=$scratch/marked-repo
+mkdir -p "$mark/patches" "$mark/guest-init" "$mark/tracing"
+cp -r "$root/scripts" "$mark/"
+cp "$root/guest-init/contract.sh" "$mark/guest-init/"
+cp "$root/tracing/verdict-policy.json" "$root/tracing/drain-causes.list" "$mark/tracing/"
+sed 's/^rcu .*/& baseline/' "$root/patches/series" > "$mark/patches/series"
+r=$(fresh marked)
+env QC_ROOT="$mark" "$mark/scripts/summarize.sh" "$r" > /dev/null 2>&1
+ktap_check "a variant patches/series marks 'baseline' is the baseline, not the first" \
+	test "$(jq -c '[.policy.baseline, .policy.baseline_rule]' "$r/summary.json" 2>/dev/null)" = '["rcu","marked baseline in patches/series"]'
+r=$(fresh stray)
+mkdir "$r/notes"
+refused "a directory that is no variant's guest is refused, not skipped" "$r/notes is not the directory of a variant" "$r"
 
 ktap_finish

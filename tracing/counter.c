@@ -4,16 +4,7 @@
 #include <string.h>
 
 #include "counter.h"
-
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size);
-	if (!p) {
-		fprintf(stderr, "qc-analyze: error: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
+#include "qc-util.h"
 
 void counter_add(struct counter *c, const char *name, long by)
 {
@@ -27,9 +18,9 @@ void counter_add(struct counter *c, const char *name, long by)
 	}
 	if (c->n == c->alloc) {
 		c->alloc = c->alloc ? 2 * c->alloc : 16;
-		c->v = xrealloc(c->v, c->alloc * sizeof(*c->v));
+		c->v = qc_realloc(c->v, c->alloc * sizeof(*c->v));
 	}
-	c->v[c->n].name = xrealloc(NULL, strlen(name) + 1);
+	c->v[c->n].name = qc_realloc(NULL, strlen(name) + 1);
 	strcpy(c->v[c->n].name, name);
 	c->v[c->n].count = by;
 	c->n++;
@@ -43,16 +34,6 @@ long counter_get(const struct counter *c, const char *name)
 		if (!strcmp(c->v[i].name, name))
 			return c->v[i].count;
 	return 0;
-}
-
-long counter_total(const struct counter *c)
-{
-	long sum = 0;
-	int i;
-
-	for (i = 0; i < c->n; i++)
-		sum += c->v[i].count;
-	return sum;
 }
 
 static int by_count(const void *a, const void *b)

@@ -20,7 +20,6 @@ struct counter {
 /* Add @by to @name's count (creating it at 0). Exits on out of memory. */
 void counter_add(struct counter *c, const char *name, long by);
 long counter_get(const struct counter *c, const char *name);
-long counter_total(const struct counter *c);
 /* Sort by count, highest first, then by name: stable, readable output. */
 void counter_sort(struct counter *c);
 void counter_free(struct counter *c);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "drains.h"
+#include "qc-util.h"
 
 static void *grow(void *p, int *alloc, int need, size_t size)
 {
@@ -17,12 +18,7 @@ static void *grow(void *p, int *alloc, int need, size_t size)
 	*alloc = *alloc ? 2 * *alloc : 64;
 	if (*alloc < need)
 		*alloc = need;
-	p = realloc(p, *alloc * size);
-	if (!p) {
-		fprintf(stderr, "qc-analyze: error: out of memory\n");
-		exit(2);
-	}
-	return p;
+	return qc_realloc(p, *alloc * size);
 }
 
 static int event_id(struct tep_handle *tep, const char *name,

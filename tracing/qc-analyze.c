@@ -22,20 +22,13 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "qc-util.h"
 
 struct expect {
 	int cpu;
 	char *cause;
 	long count;
 };
-
-static void __attribute__((noreturn)) fail(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "qc-analyze: error: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	exit(2);
-}
 
 static void usage(FILE *f)
 {
@@ -59,39 +52,13 @@ static void usage(FILE *f)
 		QC_MARK_START, QC_MARK_END);
 }
 
-/* "1-3,5" -> ascending, unique CPU numbers. */
+/* "1-3,5" -> ascending, unique CPU numbers (qc_cpulist_parse's syntax). */
 static int parse_cpus(const char *list, int **out)
 {
-	char seen[4096] = { 0 };
-	const char *p = list;
-	int n = 0, i, *v;
+	static unsigned char seen[4096];
+	int n = qc_cpulist_parse(list, seen, sizeof(seen)), i, *v;
 
-	while (*p) {
-		char *end;
-		long lo, hi;
-
-		errno = 0;
-		lo = strtol(p, &end, 10);
-		if (end == p || errno || lo < 0 || lo >= (long)sizeof(seen))
-			return -1;
-		hi = lo;
-		if (*end == '-') {
-			p = end + 1;
-			hi = strtol(p, &end, 10);
-			if (end == p || errno || hi < lo || hi >= (long)sizeof(seen))
-				return -1;
-		}
-		for (i = lo; i <= hi; i++)
-			seen[i] = 1;
-		if (*end == ',' && end[1])
-			end++;
-		else if (*end)
-			return -1;
-		p = end;
-	}
-	for (i = 0; i < (int)sizeof(seen); i++)
-		n += seen[i];
-	if (!n)
+	if (n < 0)
 		return -1;
 	v = malloc(n * sizeof(*v));
 	if (!v)
@@ -120,33 +87,17 @@ static int parse_expect(const char *arg, struct expect *e)
 	return e->cause ? 0 : -1;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static void json_counter(FILE *f, const char *key, struct counter *c,
 			 const char *indent)
 {
 	int i;
 
 	fprintf(f, "%s", indent);
-	json_str(f, key);
+	qc_json_str(f, key);
 	fprintf(f, ": {");
 	for (i = 0; i < c->n; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		json_str(f, c->v[i].name);
+		qc_json_str(f, c->v[i].name);
 		fprintf(f, ": %ld", c->v[i].count);
 	}
 	fprintf(f, "}");
@@ -157,10 +108,10 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 	int i;
 
 	fprintf(f, "{\n  \"trace\": ");
-	json_str(f, a->file);
+	qc_json_str(f, a->file);
 	fprintf(f, ",\n  \"task\": ");
 	if (a->task)
-		json_str(f, a->task);
+		qc_json_str(f, a->task);
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"window\": {\"start_ns\": %llu, \"end_ns\": %llu, \"duration_ns\": %llu},\n",
@@ -168,12 +119,12 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 	fprintf(f, "  \"policy\": {\"drain_causes\": [");
 	for (i = 0; dc && i < dc->n; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		json_str(f, dc->text[i]);
+		qc_json_str(f, dc->text[i]);
 	}
 	fprintf(f, "], \"continuation_ns\": %llu},\n", QC_CONTINUATION_NS);
 	fprintf(f, "  \"calls_from\": ");
 	if (a->calls_from)
-		json_str(f, a->calls_from);
+		qc_json_str(f, a->calls_from);
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"drains\": {\"calls\": %ld, \"reached\": %ld, \"probes\": %s},\n",
@@ -210,7 +161,7 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 	fprintf(f, ",\n  \"markers\": [");
 	for (i = 0; i < a->nmarks; i++) {
 		fprintf(f, "%s\n    {\"ns\": %llu, \"text\": ", i ? "," : "", a->marks[i].ns);
-		json_str(f, a->marks[i].text);
+		qc_json_str(f, a->marks[i].text);
 		fprintf(f, "}");
 	}
 	fprintf(f, "\n  ]\n}\n");
@@ -273,6 +224,7 @@ int main(int argc, char **argv)
 	int nexp = 0, quiet = 0, opt, i, j, bad = 0;
 	char err[512];
 
+	qc_prog = "qc-analyze";
 	while ((opt = getopt_long(argc, argv, "c:t:d:C:w:j:e:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
@@ -290,7 +242,7 @@ int main(int argc, char **argv)
 		case 'w':
 			if (sscanf(optarg, "%llu:%llu%c", &a.start_ns, &a.end_ns, &junk) != 2 ||
 			    a.end_ns <= a.start_ns)
-				fail("--window '%s' is not START_NS:END_NS with START < END", optarg);
+				qc_die(2, "--window '%s' is not START_NS:END_NS with START < END", optarg);
 			a.window_given = true;
 			break;
 		case 'j':
@@ -299,7 +251,7 @@ int main(int argc, char **argv)
 		case 'e':
 			exp = realloc(exp, (nexp + 1) * sizeof(*exp));
 			if (!exp || parse_expect(optarg, &exp[nexp]))
-				fail("--expect '%s' is not CPU:CAUSE=COUNT (e.g. 1:workqueue:qc_planted_work=5)",
+				qc_die(2, "--expect '%s' is not CPU:CAUSE=COUNT (e.g. 1:workqueue:qc_planted_work=5)",
 				     optarg);
 			nexp++;
 			break;
@@ -320,24 +272,24 @@ int main(int argc, char **argv)
 	}
 	a.file = argv[optind];
 	if (!cpus)
-		fail("%s: which CPUs are isolated? pass --cpus, e.g. --cpus 1-3", a.file);
+		qc_die(2, "%s: which CPUs are isolated? pass --cpus, e.g. --cpus 1-3", a.file);
 	a.ncpus = parse_cpus(cpus, &a.cpus);
 	if (a.ncpus < 0)
-		fail("--cpus '%s' is not a CPU list like 1-3 or 1,3", cpus);
+		qc_die(2, "--cpus '%s' is not a CPU list like 1-3 or 1,3", cpus);
 	for (i = 0; i < nexp; i++) {
 		for (j = 0; j < a.ncpus && a.cpus[j] != exp[i].cpu; j++)
 			;
 		if (j == a.ncpus)
-			fail("--expect names a CPU that is not in --cpus %s", cpus);
+			qc_die(2, "--expect names a CPU that is not in --cpus %s", cpus);
 	}
 
 	if (causes_file) {
 		if (causes_load(&dc, causes_file, err, sizeof(err)))
-			fail("%s", err);
+			qc_die(2, "%s", err);
 		a.drain_causes = &dc;
 	}
 	if (analyze(&a, err, sizeof(err)))
-		fail("%s", err);
+		qc_die(2, "%s", err);
 	for (i = 0; i < a.ncpus; i++) {
 		counter_sort(&a.res[i].by_cause);
 		counter_sort(&a.res[i].all_causes);
@@ -354,13 +306,13 @@ int main(int argc, char **argv)
 		FILE *f;
 
 		if (asprintf(&tmp, "%s.tmp", json) < 0)
-			fail("%s", "out of memory");
+			qc_die(2, "out of memory");
 		f = fopen(tmp, "w");
 		if (!f)
-			fail("cannot write %s", tmp);
+			qc_die(2, "cannot write %s", tmp);
 		write_json(f, &a, a.drain_causes);
 		if (fclose(f) || rename(tmp, json))
-			fail("cannot write %s", json);
+			qc_die(2, "cannot write %s", json);
 		free(tmp);
 	}
 	if (!quiet)

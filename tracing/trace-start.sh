@@ -1,6 +1,6 @@
 #!/bin/sh
 # trace-start.sh [BUFFER_KB]: start tracing in the guest with no live
-# reader (DESIGN.md: a reader wakes through irq_work and would disturb the
+# reader (docs/design.md, step 4: a reader wakes through irq_work and would disturb the
 # CPUs it watches). Events come from events.list and the function filter
 # from ipi-callbacks.list, both beside this script; whatever the running
 # kernel lacks is skipped with a warning, never fatal. trace-stop.sh ends it.

@@ -3,6 +3,7 @@
 #   jq -n --slurpfile w alloc-cost.jsonl --slurpfile pft pft-cost.jsonl \
 #         --argjson spin '["name",...]' -f cost-runs.jq
 #
+# Only pft's windows (opener user; qc_hammer's are drain-runs.jq's).
 # Each pft run opened one window on each CPU in its "cpus", in run order, so
 # vCPU c's windows, in the order the plugin numbered them, belong to the
 # runs that used CPU c, in order. Every window must be used by exactly one
@@ -14,7 +15,7 @@
 # ("spin": the functions of bench/plugin/spin-wait.list, passed as $spin.)
 # Anything that does not match is an error naming what.
 def per(n): . / n;
-($w | group_by(.vcpu) | map({key: (.[0].vcpu | tostring), value: sort_by(.window)})
+($w | map(select(.opener != "module")) | group_by(.vcpu) | map({key: (.[0].vcpu | tostring), value: sort_by(.window)})
     | from_entries) as $by_cpu
 | if ($pft | length) == 0 then error("pft recorded no runs (pft-cost.jsonl is empty)") else . end
 | reduce $pft[] as $run ({used: {}, runs: []};

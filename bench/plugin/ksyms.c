@@ -111,6 +111,16 @@ fail:
 	return -1;
 }
 
+long ksyms_lookup(const struct ksyms *ks, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ks->n; i++)
+		if (!ks->sym[i].marker && !strcmp(ks->sym[i].name, name))
+			return i;
+	return -1;
+}
+
 long ksyms_find(const struct ksyms *ks, uint64_t addr)
 {
 	size_t lo = 0, hi = ks->n;

@@ -39,6 +39,9 @@ int ksyms_load(struct ksyms *ks, const char *path, char *err, size_t errlen);
  */
 long ksyms_find(const struct ksyms *ks, uint64_t addr);
 
+/* The index of the text symbol named NAME, or -1 if the map has none. */
+long ksyms_lookup(const struct ksyms *ks, const char *name);
+
 void ksyms_free(struct ksyms *ks);
 
 #endif

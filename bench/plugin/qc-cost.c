@@ -6,11 +6,15 @@
  * kernel and user, and the kernel's share attributed to the function of the
  * kernel's System.map it lies in.
  *
- *   qemu-system-x86_64 ... -plugin qc-cost.so,map=System.map,out=cost.jsonl
+ *   qemu-system-x86_64 ... -plugin qc-cost.so,map=System.map,out=cost.jsonl[,entry=FUNCTION...]
  *
  * Markers (no effect on the guest; nothing else in a kernel or libc emits
  * them):  open  xchg %bx,%bx  (66 87 db)
  *         close xchg %cx,%cx  (66 87 c9)
+ * They count in user mode (pft) and in kernel text beyond System.map, that
+ * is module text (qc_hammer markers=1 brackets each drain_all_pages() call
+ * with them); never in the kernel image, whose bytes could decode to them
+ * only by accident.
  * Windows are per vCPU: a vCPU counts from the open marker it executes to
  * the close marker it executes, exclusive of both, and only its own
  * instructions (an interrupt or another task on that vCPU in between
@@ -39,7 +43,12 @@
  *    "kernel":{"insns":N,"loads":N,"stores":N},"user":{...},
  *    "functions":{"name":[insns,loads,stores],...}}
  * ("functions": kernel functions with any count; "(outside System.map)"
- * collects module text and anything else beyond the map.)
+ * collects module text and anything else beyond the map.)  With entry=F
+ * (up to MAX_ENTRIES of them), each line also has "entries":{"F":N}: how
+ * often the window executed F's first instruction, i.e. how often F was
+ * entered (a recursive or looping jump back to its first byte would count
+ * too; kernel functions do not do that).  "opener":"user"|"module" says
+ * which kind of code executed the open marker.
  * Errors: one "quietcore: error: qc-cost: ..." line on stderr and QEMU
  * exits non-zero: bad arguments or System.map (at load), a marker out of
  * order, or no window ever closed (at exit) -- never an empty or zero
@@ -55,6 +64,7 @@
 #include <unistd.h>
 
 #include "ksyms.h"
+#include "qc-util.h"
 #include "qemu-plugin-api.h"
 
 QC_PLUGIN_EXPORT int qemu_plugin_version = QC_PLUGIN_API_VERSION;
@@ -64,10 +74,13 @@ static const unsigned char close_marker[] = { 0x66, 0x87, 0xc9 };
 
 enum { USER, KERNEL };
 enum { INSNS, LOADS, STORES, NCOUNT };
+enum { MAX_ENTRIES = 8 };
 
 struct vcpu {
 	int open;		/* in a window */
 	int complete;		/* fully instrumented since the open */
+	int by_module;		/* the open marker was in module text */
+	uint64_t entries[MAX_ENTRIES];	/* entries of each entry= function */
 	unsigned long window;	/* windows opened so far */
 	uint64_t count[2][NCOUNT];	/* [USER|KERNEL][INSNS|LOADS|STORES] */
 	uint64_t *fn;		/* per function: NCOUNT counters each */
@@ -80,6 +93,10 @@ static struct vcpu *vcpus;
 static unsigned int nvcpus;
 static FILE *out;
 static const char *out_path;
+/* entry=FUNCTION arguments: the name and its System.map index. */
+static const char *entry_name[MAX_ENTRIES];
+static long entry_sym[MAX_ENTRIES];
+static unsigned int nentries;
 
 /* 0: only markers instrumented; 1: flush requested; 2: all instrumented. */
 static atomic_int instrumented;
@@ -170,7 +187,6 @@ static void on_open(unsigned int index, void *udata)
 	struct vcpu *c = vcpu_of(index);
 	int want = 0;
 
-	(void)udata;
 	if (!c) {
 		fail("open marker on vCPU %u, beyond the %u vCPUs QEMU announced", index, nvcpus);
 		return;
@@ -181,12 +197,23 @@ static void on_open(unsigned int index, void *udata)
 		return;
 	}
 	memset(c->count, 0, sizeof(c->count));
+	memset(c->entries, 0, sizeof(c->entries));
+	c->by_module = udata != NULL;
 	memset(c->fn, 0, nfn * NCOUNT * sizeof(*c->fn));
 	c->window++;
 	c->complete = atomic_load(&instrumented) == 2;
 	c->open = 1;
 	if (atomic_compare_exchange_strong(&instrumented, &want, 1))
 		qemu_plugin_reset(self, on_reset_done);
+}
+
+/* udata: the index into entry_name[] of the function this insn starts. */
+static void on_entry(unsigned int index, void *udata)
+{
+	struct vcpu *c = vcpu_of(index);
+
+	if (c && c->open)
+		c->entries[(uintptr_t)udata]++;
 }
 
 static void put_counts(const uint64_t *n)
@@ -209,21 +236,29 @@ static void on_close(unsigned int index, void *udata)
 	}
 	c->open = 0;
 	pthread_mutex_lock(&out_lock);
-	fprintf(out, "{\"vcpu\":%u,\"window\":%lu,\"complete\":%s,\"kernel\":",
-		index, c->window, c->complete ? "true" : "false");
+	fprintf(out, "{\"vcpu\":%u,\"window\":%lu,\"complete\":%s,\"opener\":\"%s\",\"kernel\":",
+		index, c->window, c->complete ? "true" : "false",
+		c->by_module ? "module" : "user");
 	put_counts(c->count[KERNEL]);
 	fputs(",\"user\":", out);
 	put_counts(c->count[USER]);
+	if (nentries) {
+		fputs(",\"entries\":{", out);
+		for (i = 0; i < nentries; i++)
+			fprintf(out, "%s\"%s\":%llu", i ? "," : "", entry_name[i],
+				(unsigned long long)c->entries[i]);
+		fputc('}', out);
+	}
 	fputs(",\"functions\":{", out);
 	for (i = 0; i < nfn; i++) {
 		const uint64_t *n = &c->fn[i * NCOUNT];
 
 		if (!n[INSNS] && !n[LOADS] && !n[STORES])
 			continue;
-		fprintf(out, "%s\"%s\":[%llu,%llu,%llu]", sep,
-			i < ksyms.n ? ksyms.sym[i].name : "(outside System.map)",
-			(unsigned long long)n[INSNS], (unsigned long long)n[LOADS],
-			(unsigned long long)n[STORES]);
+		fputs(sep, out);
+		qc_json_str(out, i < ksyms.n ? ksyms.sym[i].name : "(outside System.map)");
+		fprintf(out, ":[%llu,%llu,%llu]", (unsigned long long)n[INSNS],
+			(unsigned long long)n[LOADS], (unsigned long long)n[STORES]);
 		sep = ",";
 	}
 	fputs("}}\n", out);
@@ -239,10 +274,17 @@ static int is_marker(const struct qemu_plugin_insn *insn, const unsigned char *m
 	       !memcmp(qemu_plugin_insn_data(insn), m, 3);
 }
 
+/* Where a marker may be: user code, or kernel text beyond System.map. */
+static int marker_place(uint64_t vaddr)
+{
+	return !(vaddr >> 63) || ksyms_find(&ksyms, vaddr) < 0;
+}
+
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t i, n = qemu_plugin_tb_n_insns(tb);
 	int all = atomic_load(&instrumented) == 2;
+	unsigned int e;
 
 	(void)id;
 	for (i = 0; i < n; i++) {
@@ -250,13 +292,13 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		uint64_t vaddr = qemu_plugin_insn_vaddr(insn);
 		void *k;
 
-		/* Markers count only in user mode: a kernel never emits them. */
-		if (!(vaddr >> 63) && is_marker(insn, open_marker)) {
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_open,
-							       QEMU_PLUGIN_CB_NO_REGS, NULL);
+		if (is_marker(insn, open_marker) && marker_place(vaddr)) {
+			/* userdata non-NULL: opened by module text */
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_open, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)(vaddr >> 63));
 			continue;
 		}
-		if (!(vaddr >> 63) && is_marker(insn, close_marker)) {
+		if (is_marker(insn, close_marker) && marker_place(vaddr)) {
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_close,
 							       QEMU_PLUGIN_CB_NO_REGS, NULL);
 			continue;
@@ -264,6 +306,11 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (!all)
 			continue;
 		k = (void *)insn_class(vaddr);
+		for (e = 0; e < nentries; e++)
+			if (vaddr >> 63 && ksyms.sym[entry_sym[e]].addr == vaddr)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry,
+								       QEMU_PLUGIN_CB_NO_REGS,
+								       (void *)(uintptr_t)e);
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn,
 						       QEMU_PLUGIN_CB_NO_REGS, k);
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
@@ -318,8 +365,14 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			map = v;
 		else if ((v = arg_value(argv[a], "out")))
 			out_path = v;
-		else {
-			fail("unknown argument '%s': use map=SYSTEM.MAP,out=FILE", argv[a]);
+		else if ((v = arg_value(argv[a], "entry"))) {
+			if (nentries == MAX_ENTRIES) {
+				fail("more than %d entry= functions", MAX_ENTRIES);
+				return -1;
+			}
+			entry_name[nentries++] = v;
+		} else {
+			fail("unknown argument '%s': use map=SYSTEM.MAP,out=FILE[,entry=FUNCTION]", argv[a]);
 			return -1;
 		}
 	}
@@ -338,6 +391,13 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return -1;
 	}
 	nfn = ksyms.n + 1;
+	for (i = 0; i < nentries; i++) {
+		entry_sym[i] = ksyms_lookup(&ksyms, entry_name[i]);
+		if (entry_sym[i] < 0) {
+			fail("entry=%s: no such function in %s", entry_name[i], map);
+			return -1;
+		}
+	}
 	nvcpus = info->system.max_vcpus;
 	vcpus = aligned_alloc(64, nvcpus * sizeof(*vcpus));
 	if (!vcpus) {

@@ -2,19 +2,19 @@
 # CPU. The isolated CPUs run the measured workloads of the hammer scenario
 # (oslat on the first, refill on the others) for one window; inside it,
 # from the housekeeping CPU, each trigger of tracing/probes/audit.list
-# (guest-init/triggers.sh: audit_<name>) fires in its own sub-window
+# (guest-init/housekeeping-triggers.sh: audit_<name>) fires in its own sub-window
 #     "qc: audit <name> start" .. "qc: audit <name> end"
 # in the list's order, with a quiet gap of QC_AUDIT_GAP (>= 1) s before
 # each and after the last: the gaps are the baseline. The proof probes of
 # the same list say, per sub-window, whether the trigger's kernel path ran.
-# /results/audit.txt: one line per trigger, "<name> <status> <what it did>",
+# "/results/$QC_AUDIT_TXT": one line per trigger, "<name> <status> <what it did>",
 # status ran, failed or not-implemented. Then the planted-noise self-test.
 # The contiguous allocation's CMA area, on NUMA node 1 (scripts/lib.sh,
 # qc_guest_of, sizes the nodes):
 # qc-kernel-args: hugetlb_cma=1:1G
-. /qc/guest-init/lib.sh
+. /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh
-. /qc/guest-init/triggers.sh
+. /qc/guest-init/housekeeping-triggers.sh
 set -e
 QC_AUDIT_GAP=${QC_AUDIT_GAP:-1}
 [ "$QC_AUDIT_GAP" -ge 1 ] 2>/dev/null || { qc_say "audit gap '$QC_AUDIT_GAP' is not a whole number >= 1"; exit 2; }
@@ -48,7 +48,7 @@ qc_audit_run() {
 			sleep 0.3
 			sh /qc/tracing/trace-mark.sh "qc: audit $t end"
 			case $rc in 0) st=ran ;; 3) st=not-implemented ;; *) st=failed ;; esac
-			echo "$t $st $(echo "$out" | tr '\n' ' ')" >> /results/audit.txt
+			echo "$t $st $(echo "$out" | tr '\n' ' ')" >> "/results/$QC_AUDIT_TXT"
 		done
 		sleep "$QC_AUDIT_GAP"
 		touch /tmp/audit.done
@@ -56,10 +56,11 @@ qc_audit_run() {
 }
 qc_window_done() { [ -f /tmp/audit.done ]; }
 QC_WINDOW_GRACE=300
-: > /results/audit.txt
+: > "/results/$QC_AUDIT_TXT"
 variant_probes=$QC_PROBES
 QC_PROBES="$variant_probes audit"
 qc_window "" 1 qc_audit_run
 QC_PROBES=$variant_probes
-qc_say "audit: $(grep -c ' ran ' /results/audit.txt) ran, $(grep -c ' failed ' /results/audit.txt) failed, $(grep -c ' not-implemented ' /results/audit.txt) not implemented"
+a=/results/$QC_AUDIT_TXT
+qc_say "audit: $(grep -c ' ran ' "$a") ran, $(grep -c ' failed ' "$a") failed, $(grep -c ' not-implemented ' "$a") not implemented"
 qc_selftest

@@ -1,8 +1,8 @@
 # Scenario "bench": the page allocator's cost. pft (bench/pft.c) faults in
 # and frees anonymous memory on two CPUs at once; one warm-up run, then
 # QC_BENCH_RUNS (default 5) measured runs, one JSON line each, in
-# /results/pft.jsonl. No isolation, no tracing: only the allocator's speed.
-. /qc/guest-init/lib.sh
+# "/results/$QC_PFT". No isolation, no tracing: only the allocator's speed.
+. /qc/guest-init/guest-lib.sh
 set -e
 runs=${QC_BENCH_RUNS:-5}
 # Two threads on CPUs 0-1: no more busy vCPUs than this machine's 2 host
@@ -15,5 +15,5 @@ taskset -pc "$cpus" $$ > /dev/null
 qc_say "pft: warm-up run"
 pft -a "$cpus" -r 2 > /dev/null
 qc_say "pft: $runs measured runs"
-pft -a "$cpus" -r 4 -n "$runs" > /results/pft.jsonl
-qc_say "pft: $(wc -l < /results/pft.jsonl) runs recorded"
+pft -a "$cpus" -r 4 -n "$runs" > "/results/$QC_PFT"
+qc_say "pft: $(wc -l < "/results/$QC_PFT") runs recorded"

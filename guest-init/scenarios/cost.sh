@@ -9,14 +9,17 @@
 # /results/pft-cost.jsonl, warm-ups flagged "warmup":true. Each run is
 # small (QC_COST_MIB MiB x QC_COST_ROUNDS rounds per thread): the counts
 # are exact, so a few thousand faults settle the figure.
-. /qc/guest-init/lib.sh
+. /qc/guest-init/guest-lib.sh
+. /qc/guest-init/hammer.sh
 set -e
 runs=${QC_COST_RUNS:-5}
 mib=${QC_COST_MIB:-8}
 rounds=${QC_COST_ROUNDS:-2}
-hk=$(echo "$QC_HOUSEKEEPING" | cut -d, -f1 | cut -d- -f1)
-first=$(qc_first_isolated)
-out=/results/pft-cost.jsonl
+cl_first "$QC_HOUSEKEEPING"
+hk=$CL_FIRST
+cl_first "$QC_ISOLATED"
+first=$CL_FIRST
+out=/results/$QC_PFT_COST
 : > "$out"
 for threads in 1 2 3; do
 	cpus=$first-$((first + threads - 1))
@@ -26,3 +29,25 @@ for threads in 1 2 3; do
 	taskset -c "$hk" pft -a "$cpus" -m "$mib" -r "$rounds" -n "$runs" | sed 's/}$/,"warmup":false}/' >> "$out"
 done
 qc_say "pft: $(grep -c '"warmup":false' "$out") counted runs recorded"
+
+# The drain's own cost: refill on every isolated CPU (so that the calls
+# find pages there), and the hammer with markers=1 on the housekeeping CPU,
+# so that every drain_all_pages() call is one window of the plugin on that
+# vCPU. QC_DRAIN_SECONDS (default 3) at QC_DRAIN_RATE (default 20) calls/s;
+# the hammer's own per-call wall times go to /results/drain-hammer.json, the
+# guest's zone count (for_each_zone()) to /results/drain-zones.txt.
+drain_s=${QC_DRAIN_SECONDS:-3}
+iso=$QC_ISOLATED
+qc_say "drain cost: refill on CPUs $iso, drain_all_pages() at ${QC_DRAIN_RATE:-20}/s for $drain_s s on CPU $hk"
+grep -c '^Node' /proc/zoneinfo > "/results/$QC_DRAIN_ZONES"
+refill -c "$iso" -T 20 -P 64 -D $((drain_s + 60)) -q --json /results/drain-refill.json > /results/drain-refill.txt 2>&1 &
+refill_pid=$!
+sleep 2
+# markers=1 is this scenario's own module argument, so the module is
+# loaded here; the run and its end go through guest-init/hammer.sh.
+insmod /qc/modules/qc_hammer.ko cpu="$hk" rate_hz="${QC_DRAIN_RATE:-20}" markers=1
+qc_hammer_start "$drain_s"
+qc_hammer_finish "/results/$QC_DRAIN_HAMMER" 60
+kill -INT "$refill_pid" 2>/dev/null || true
+wait "$refill_pid" || true
+qc_say "drain cost: $(grep -o '"calls":[0-9]*' "/results/$QC_DRAIN_HAMMER") calls recorded"

@@ -3,17 +3,19 @@
 # housekeeping CPU calls drain_all_pages() at QC_RATE/s (default 100) for
 # the whole window; then the quiet control window and the planted-noise
 # self-test.
-. /qc/guest-init/lib.sh
+. /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh
 set -e
 qc_prepare
 qc_window_done() { qc_hammer_done; }
 qc_window "" "$QC_DURATION" qc_hammer_start
-cat $QC_HAMMER/stats > /results/hammer.json
-sh /qc/guest-init/pcp-counts.sh /results/pcp-after.json
+# The window waited for the run already; a run still going would drain
+# into the control: stop it.
+qc_hammer_finish "/results/$QC_HAMMER_JSON" 0
+sh /qc/guest-init/pcp-counts.sh "/results/$QC_PCP_AFTER"
 # The control, in the same boot: the same workloads and window length, no
 # drains. The host overlays the hammer window's drain calls on it: what
 # the charging rule would have charged there is coincidence.
 qc_say "quiet control: the same window without drains"
-qc_window quiet "$QC_DURATION" true
+qc_window "$QC_WINDOW_QUIET" "$QC_DURATION" true
 qc_selftest

@@ -1,6 +1,6 @@
 # Scenario "oslat": oslat on the isolated CPUs for QC_DURATION seconds,
 # nothing else. The baseline measurement of a booted variant.
-. /qc/guest-init/lib.sh
+. /qc/guest-init/guest-lib.sh
 set -e
 qc_say "oslat on CPUs $QC_ISOLATED for $QC_DURATION s"
 oslat -c "$QC_ISOLATED" -D "$QC_DURATION" -q --json=/results/oslat.json > /results/oslat.txt 2>&1 &

@@ -10,13 +10,14 @@
 # phase (--param movable_cycles=N), and page_owner's drain through
 # /proc/pagetypeinfo. The host fails the run on any splat in the console.
 # qc-kernel-args: page_owner=on
-. /qc/guest-init/lib.sh
-. /qc/guest-init/triggers.sh
+. /qc/guest-init/guest-lib.sh
+. /qc/guest-init/housekeeping-triggers.sh
+. /qc/guest-init/hammer.sh
 . /qc/guest-init/series-regressions.sh
 set -e
-insmod /qc/modules/qc_hammer.ko cpu="$QC_HOUSEKEEPING" ${QC_RATE:+rate_hz=$QC_RATE}
+qc_hammer_load
 end=$(( $(date +%s) + QC_DURATION ))
-echo "$QC_DURATION" > /sys/kernel/debug/qc_hammer/run
+qc_hammer_start
 qc_say "stress: drains at ${QC_RATE:-100}/s + allocation load on every CPU for $QC_DURATION s"
 (
 	while [ "$(date +%s)" -lt "$end" ]; do pft -r 2 -m 8 > /dev/null || true; done
@@ -35,12 +36,10 @@ while [ "$(date +%s)" -lt "$end" ]; do
 		regress_pagetypeinfo || true
 		wait $reclaim || true
 		cat /tmp/reclaim.txt
-	} >> /results/stress-phases.txt 2>&1 || true
+	} >> "/results/$QC_STRESS_PHASES" 2>&1 || true
 	qc_say "stress: phase $phase done, $(( end - $(date +%s) )) s left"
 done
 wait $load || true
-n=0
-while [ "$(cat /sys/kernel/debug/qc_hammer/state)" = running ] && [ $n -lt 30 ]; do sleep 1; n=$((n + 1)); done
-cat /sys/kernel/debug/qc_hammer/stats > /results/hammer.json
-grep -E '^(allocstall|pgscan_direct|oom_kill|compact_stall)' /proc/vmstat > /results/vmstat-pressure.txt
-qc_say "stress: $(grep -c '^phase' /results/stress-phases.txt) phases, $(grep -c 'offline/online: memory' /results/stress-phases.txt) memory offline/online, $(grep -c 'zone emptied: yes' /results/stress-phases.txt) ZONE_MOVABLE emptied and refilled, $(grep -c 'page_owner ran' /results/stress-phases.txt) pagetypeinfo drains, $(grep -o '"calls":[0-9]*' /results/hammer.json)"
+qc_hammer_finish "/results/$QC_HAMMER_JSON" 30
+grep -E '^(allocstall|pgscan_direct|oom_kill|compact_stall)' /proc/vmstat > "/results/$QC_VMSTAT_PRESSURE"
+qc_say "stress: $(grep -c '^phase' "/results/$QC_STRESS_PHASES") phases, $(grep -c 'offline/online: memory' "/results/$QC_STRESS_PHASES") memory offline/online, $(grep -c 'zone emptied: yes' "/results/$QC_STRESS_PHASES") ZONE_MOVABLE emptied and refilled, $(grep -c 'page_owner ran' "/results/$QC_STRESS_PHASES") pagetypeinfo drains, $(grep -o '"calls":[0-9]*' "/results/$QC_HAMMER_JSON")"

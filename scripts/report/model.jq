@@ -171,7 +171,9 @@ def plots:
 def alloc:
 	.policy.baseline as $base
 	| (.policy.baseline_rule // "the policy's baseline"
-	   | if . == "first variant of the run" then "the run's first variant, as the policy says" else "the policy names it" end) as $why
+	   | if . == "first variant of the run" then "the run's first variant, as the policy says"
+	     elif . == "marked baseline in patches/series" then "patches/series marks it"
+	     else "the policy names it" end) as $why
 	| {h2: "Allocator cost (page-fault benchmark)"},
 	if .alloc_bench == null then {p: "Not measured in this run (the run did not include the allocator benchmark)."}
 	else (.alloc_bench | ([$base] + (keys_unsorted - [$base])) as $order | . as $ab
@@ -224,10 +226,26 @@ def cost:
 		   {table: {head: (["function", $base] + ($others | map(. + " (Δ vs \($base))"))), align: ("l" + ("r" * (1 + ($others | length)))),
 			rows: [$rows[] | [(.f | code), (.base | rnd(1) | tostring)]
 				+ [.d[] | rnd(1) | if . == 0 then "0" elif . > 0 then "+\(.)" else tostring end]]}}
-		   end))
+		   end),
+		(if [$order[] | $ac[.].drain // empty] == [] then empty else
+		 def m0: if . == null then "–" else "\(.mean | rnd(0)) ± \(.sd // 0 | rnd(0))" end;
+		 {p: "The drain's own cost: the instructions the housekeeping CPU executed during each drain_all_pages() call of qc_hammer (markers=1: each call is one plugin window on CPU 0), for the calls that reached at least one CPU with pages (isolated CPUs 1-3 refilling every 20 ms); mean ± sd over the calls. CPUs reached: the call's entries of the variant's per-CPU function (bench/plugin/drain-reach.list) per CPU."},
+		 {table: {head: ["variant", "per-CPU function", "calls", "reached", "CPUs reached", "kernel insns/call", "without spin-wait", "loads/call", "stores/call", "wall time/call (µs, qc_hammer)"],
+			align: "llrrrrrrrr",
+			rows: [$order[] as $v | $ac[$v].drain // empty | .stats as $s
+				| [$v, (.function | code), (.calls | tostring), (.reached_calls | tostring),
+				   ($s.cpus_reached | if . == null then "–" else "\(.mean | rnd(2))" end),
+				   ($s.kernel_insns | m0), ($s.kernel_insns_nospin | m0),
+				   ($s.kernel_loads | m0), ($s.kernel_stores | m0), ($s.wall_us | m0)]]}},
+		 {p: "The plugin counts executed instructions, not wall time: rcu's synchronize_rcu() grace-period wait and wq's flush_work() wait cost no instruction of the caller while it sleeps, so they are not in these figures; the wall time beside them is qc_hammer's own per-call measurement of the same calls (its stats file), taken under the plugin, which slows the guest several times. What CPU 0 runs while a call sleeps is in its window: idle entry, interrupts, the RCU grace-period kthread, CPU 0's own drain work item (wq), other work queued from CPU 0 (which wq's queue_work_on() count would then include). Where the pages are freed differs: wq frees them on each reached CPU (its work item; not counted here, except CPU 0's), rcu and spinlock free them on the caller, in this figure. The functions table below says where the instructions went."},
+		 ([$order[] as $v | $ac[$v].drain // empty | .functions | to_entries[] | .key] | unique) as $fns
+		 | ([$fns[] as $f | {f: $f, v: [$order[] as $v | $ac[$v].drain.functions[$f] // 0]}] | sort_by(-(.v | max)) | .[:15]) as $rows
+		 | {table: {head: (["function"] + [$order[] | "\(.) insns/call"]), align: ("l" + ("r" * ($order | length))),
+			rows: [$rows[] | [(.f | code)] + [.v[] | rnd(0) | tostring]]}}
+		 end))
 	end;
 
 def blocks:
 	[{h1: "quietcore report — run \(.run.id)"},
-	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json and per-variant files; nothing was re-run."},
+	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json alone; nothing was re-run."},
 	   verdicts, audit_section, facts, per_variant, per_cpu_table, by_cause, plots, alloc, cost];

@@ -17,15 +17,14 @@ def int_dat($v; $cpus):
     else "\(.key) \(.value) \($x.interruptions) \($x.charged // 0) \"\($x.interruptions)\" \($x.interruptions) \($d)"
     end;
 
-# oslat-<variant>.dat from oslat.json and refill-<variant>.dat from
-# refill.json (the same shape): bucket (us) and count, summed over CPUs.
+# oslat-<variant>.dat and refill-<variant>.dat from a variant's
+# .plot.oslat / .plot.refill in summary.json: bucket (us) and count,
+# summed over the workload's CPUs.
 def oslat_dat($title):
-  ([.thread[].histogram | to_entries[]] | group_by(.key | tonumber)
-   | map([(.[0].key | tonumber), (map(.value) | add)])) as $b
-  | "\"bucket\" \"\($title)\"", ($b[] | "\(.[0]) \(.[1])");
+  "\"bucket\" \"\($title)\"", (.histogram[] | "\(.[0]) \(.[1])");
 
-# drain-cdf-<variant>.dat from hammer.json: sorted latency and the fraction
-# of calls at or below it.
+# drain-cdf-<variant>.dat from a variant's .plot.drain: sorted latency and
+# the fraction of calls at or below it.
 def cdf_dat($title):
   (.samples_us | sort) as $s | ($s | length) as $n
   | "\"latency_us\" \"\($title)\"",

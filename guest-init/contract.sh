@@ -1,0 +1,98 @@
+# The results contract: every file a run leaves behind, who writes it and
+# who reads it, every qc.* parameter the host passes to the guest, and how
+# a guest's directory in its run is named. Sourced by the guest
+# (guest-lib.sh, busybox ash) and by the host (scripts/lib.sh, dash):
+# plain variables and two functions, nothing that runs.
+# shellcheck shell=sh
+
+# --- qc.* guest parameters -------------------------------------------------
+# scripts/run.sh (and boot.sh for isolated, housekeeping) put qc.NAME=VALUE
+# on the guest's kernel command line; guest-init/init exports each as
+# QC_NAME (upper case, '.' and '-' as '_'). run.sh --param KEY=VALUE may
+# pass only the ones marked "param".
+#   scenario      guest-init/scenarios/<scenario>.sh to run
+#   duration      the measurement window, seconds
+#   isolated      the isolated CPUs (boot.sh; nohz_full= etc. say the same)
+#   housekeeping  the other CPUs (boot.sh)
+#   probes        the variant whose tracing/probes/<variant>.list to use
+#   refill        the refill workload's CPUs, or "none"
+#   rate          param: drain_all_pages() calls/s of the hammer (default 100)
+#   bench_runs    param: pft runs of the bench scenario (default 5)
+#   plant         param: interruptions of each kind planted per CPU (default 5)
+#   refill_ms     param: the refill workload's period, ms (default 20)
+#   refill_pages  param: pages it faults in and frees each period (default 64)
+#   oslat_settle  param: seconds oslat settles before a window (default 3)
+#   bench_cpus    param: CPUs pft runs on (default 0-1)
+#   movable_cycles param: ZONE_MOVABLE cycles per stress phase (default 3)
+#   cost_runs     param: counted pft runs per thread count, scenario cost (5)
+#   cost_mib      param: MiB per pft thread and round there (default 8)
+#   cost_rounds   param: pft rounds there (default 2)
+# A scenario that needs kernel parameters of its own names them on a
+# "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on).
+QC_GUEST_PARAMS="scenario duration isolated housekeeping probes refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds"
+QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds"
+
+# --- a run: results/<run-id>/ -----------------------------------------------
+QC_RUN_TXT=run.txt          # every entry point (lib.sh qc_run_txt) -> summarize.sh
+QC_STATUS=status            # the entry point: running, ok or "failed: why" -> report.sh
+QC_SUMMARY=summary.json     # summarize.sh -> report.sh (its only input, the plots' data too)
+QC_REPORT_MD=report.md      # report.sh -> people
+QC_REPORT_HTML=report.html  # report.sh -> people
+QC_PLOTS=plots              # report.sh: plots/*.svg
+
+# qc_label VARIANT [FLAVOUR] [TAG]: the directory of one guest in its run,
+# VARIANT[-FLAVOUR][-TAG] (wq, wq-debug, wq-bench). summarize.sh reads the
+# directories a run has and takes each name apart by the same rule.
+qc_label() { echo "$1${2:+-$2}${3:+-$3}"; }
+QC_FLAVOUR_DEBUG=debug      # the debug builds (configs/debug.config)
+QC_TAG_BENCH=bench          # the allocator benchmark's guests (compare.sh)
+QC_TAG_COST=cost            # the counted benchmark's guests (compare.sh, under the TCG plugin)
+
+# --- a guest: results/<run-id>/<label>/ -------------------------------------
+# Written by the host:
+QC_CONSOLE=console.log      # boot.sh: the serial console -> splats.sh, people
+QC_COST_FILE=alloc-cost.jsonl  # the qc-cost TCG plugin (run.sh --count-cost) -> alloc-cost.sh
+QC_BOOT_PARAMS=boot-params.txt  # boot.sh (then run.sh adds the variant's lines) -> summarize.sh
+QC_QEMU_ERR=qemu.err        # boot.sh: QEMU's stderr
+# (status, as for a run: run.sh; summarize.sh reads it.)
+
+# Written by the guest in /results, carried home by /init:
+QC_GUEST_JSON=guest.json    # guest-lib.sh qc_record_facts: what the kernel isolated
+QC_SCENARIO_LOG=scenario.log  # /init: the scenario's output -> boot.sh on failure
+QC_EXIT_STATUS=exit-status  # /init: the scenario's exit status
+QC_DMESG=dmesg.log          # /init: the kernel log at the end
+QC_ISOLATION=isolation.txt  # cpusets/isolate.sh's record -> cpusets/verify.sh --record
+QC_VERIFY=verify.txt        # cpusets/verify.sh after isolation
+QC_PRIME=prime.txt          # guest-init/prime.c's per-CPU lines
+QC_PCP_BEFORE=pcp-before.json  # pcp-counts.sh before priming
+QC_PCP_PRIMED=pcp-primed.json  # pcp-counts.sh after priming
+QC_PCP_AFTER=pcp-after.json    # pcp-counts.sh after the window
+QC_HAMMER_JSON=hammer.json  # hammer.sh qc_hammer_finish: the module's stats -> summarize.sh
+QC_PLANTED=selftest-planted.txt  # measure.sh qc_selftest: "KIND CPU K" lines -> analyze.sh
+QC_AUDIT_TXT=audit.txt      # the audit scenario: "<trigger> <status> <what it did>" lines -> audit.sh
+QC_STRESS_PHASES=stress-phases.txt  # the stress scenario's phases -> tests
+QC_VMSTAT_PRESSURE=vmstat-pressure.txt  # the stress scenario's reclaim counters
+QC_PFT=pft.jsonl            # the bench scenario: one pft run a line -> summarize.sh
+QC_PFT_COST=pft-cost.jsonl  # the cost scenario: one pft run a line -> alloc-cost.sh
+QC_DRAIN_HAMMER=drain-hammer.json  # the cost scenario: the counted drain's hammer stats -> alloc-cost.sh
+QC_DRAIN_ZONES=drain-zones.txt     # the cost scenario: the guest's zone count -> alloc-cost.sh
+
+# Written once per traced window. WINDOW is "" for the measurement window,
+# "quiet" for the quiet control and "selftest" for the planted self-test:
+# qc_window_file BASE WINDOW EXT gives BASE.EXT, BASE-quiet.EXT ...
+qc_window_file() { echo "$1${2:+-$2}.$3"; }
+QC_WINDOW_QUIET=quiet
+QC_WINDOW_SELFTEST=selftest
+#   trace         .dat   measure.sh qc_window (trace-stop.sh) -> analyze.sh
+#   oslat         .json  oslat --json (and .txt, its output) -> summarize.sh
+#   refill        .json  guest-init/refill.c (and .txt) -> summarize.sh
+#   pcp-window    .json  pcp-counts.sh when the window opens -> summarize.sh
+#   verify-window .txt   cpusets/verify.sh --measured in the window
+# and from those traces, by scripts/analyze.sh on the host:
+QC_ANALYSIS=analysis        # .json -> summarize.sh; .txt for people
+#   analysis-quiet.json     the control, charged by the window's drain calls
+QC_SELFTEST_JSON=selftest.json  # planted vs counted per CPU -> summarize.sh
+QC_SELFTEST_ANALYSIS=selftest-analysis  # .json, .txt: the self-test trace's analysis
+QC_SELFTEST_CAUSES=selftest-causes.list  # the planted causes as a drain-cause list
+QC_SELFTEST_CHARGED=selftest-charged  # .json -> summarize.sh: the planted causes as drain causes
+QC_AUDIT_JSON=audit.json    # scripts/audit.sh: per trigger, its sub-window's counts -> summarize.sh

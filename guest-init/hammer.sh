@@ -1,0 +1,43 @@
+# The guest's one hammer helper (busybox ash), sourced by every scenario
+# that drives the qc_hammer module (hammer/README.md): load it, start a
+# run, wait for its end, plant the self-test's noise, keep its stats.
+# Sourced after guest-lib.sh.
+
+QC_HAMMER=/sys/kernel/debug/qc_hammer
+
+# qc_hammer_load: insmod on the first housekeeping CPU (the audit boots a
+# second one, to take offline), at QC_RATE calls/s when the host passed
+# qc.rate= (the module's default, 100/s, otherwise).
+qc_hammer_load() {
+	cl_first "$QC_HOUSEKEEPING" || { qc_say "housekeeping CPUs '$QC_HOUSEKEEPING' malformed"; return 1; }
+	insmod /qc/modules/qc_hammer.ko cpu="$CL_FIRST" ${QC_RATE:+rate_hz=$QC_RATE} ||
+		{ qc_say "cannot load qc_hammer.ko"; return 1; }
+}
+
+# qc_hammer_start [SECONDS]: a run of SECONDS (default QC_DURATION); returns
+# at once, the module's kthread makes the calls.
+qc_hammer_start() { echo "${1:-$QC_DURATION}" > $QC_HAMMER/run; }
+
+# qc_hammer_done: the run's kthread has left its loop.
+qc_hammer_done() { [ "$(cat $QC_HAMMER/state)" = done ]; }
+
+# qc_hammer_finish STATS_FILE [MAX_S]: wait at most MAX_S (default 30) s for
+# the run to end (a stalled drain_all_pages() ends once the CPU it waits
+# for yields), then ask it to stop if it has not (`echo 0 > run`: no call
+# starts after that) and write its stats, one JSON object, to STATS_FILE.
+qc_hammer_finish() {
+	_n=0
+	while ! qc_hammer_done && [ $_n -lt "${2:-30}" ]; do sleep 1; _n=$((_n + 1)); done
+	if ! qc_hammer_done; then
+		qc_say "hammer: still running after ${2:-30} s more: stopping it"
+		echo 0 > $QC_HAMMER/run
+	fi
+	cat $QC_HAMMER/stats > "$1"
+}
+
+# qc_hammer_plant FILE: plant each "KIND CPU K" line of FILE (the self-test).
+qc_hammer_plant() {
+	while read -r kind cpu k; do
+		echo "$kind $cpu $k" > $QC_HAMMER/plant || qc_say "planting '$kind $cpu $k' failed"
+	done < "$1"
+}
