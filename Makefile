@@ -12,7 +12,7 @@ RUN      ?=
 
 STRESS_SECONDS ?= 300
 
-.PHONY: all setup build run compare report stress test test-fast clean help
+.PHONY: all setup build run compare audit report stress test test-fast clean help
 
 all: help
 
@@ -21,6 +21,8 @@ help:
 	@echo "make test                       fast checks + end-to-end guest boot (KTAP)"
 	@echo "make test-fast                  the checks that boot nothing"
 	@echo "make compare [VARIANTS=...] [SCENARIO=...] [DURATION=s] [ISOLATED=1-3] [REFILL=auto|none|2-3] [RATE=drains/s]"
+	@echo "make audit [VARIANTS=...]       which housekeeping operations interrupt an isolated CPU"
+	@echo "                                (= make compare SCENARIO=audit)"
 	@echo "make report RUN=results/<run-id>  re-render a run's report"
 	@echo "make build VARIANT=wq           build one variant's guest kernel"
 	@echo "make run VARIANT=wq [SCENARIO=...] [DURATION=s]"
@@ -40,6 +42,10 @@ run:
 compare:
 	@scripts/compare.sh --variants "$(VARIANTS)" --scenario "$(SCENARIO)" \
 		--duration "$(DURATION)" --isolated "$(ISOLATED)" --refill "$(REFILL)" $(if $(RATE),--rate "$(RATE)")
+
+# The isolation audit: the compare job with the audit scenario.
+audit:
+	@$(MAKE) --no-print-directory compare SCENARIO=audit
 
 report:
 	@test -n "$(RUN)" || { echo "quietcore: error: which run? make report RUN=results/<run-id>" >&2; exit 1; }

@@ -5,10 +5,12 @@
 
 QC_HAMMER=/sys/kernel/debug/qc_hammer
 
-# qc_hammer_load: insmod on the housekeeping CPU, at QC_RATE calls/s when
-# the host passed qc.rate= (the module's default, 100/s, otherwise).
+# qc_hammer_load: insmod on the first housekeeping CPU (the audit boots a
+# second one, to take offline), at QC_RATE calls/s when the host passed
+# qc.rate= (the module's default, 100/s, otherwise).
 qc_hammer_load() {
-	insmod /qc/modules/qc_hammer.ko cpu="$QC_HOUSEKEEPING" ${QC_RATE:+rate_hz=$QC_RATE} ||
+	cl_first "$QC_HOUSEKEEPING" || { qc_say "housekeeping CPUs '$QC_HOUSEKEEPING' malformed"; return 1; }
+	insmod /qc/modules/qc_hammer.ko cpu="$CL_FIRST" ${QC_RATE:+rate_hz=$QC_RATE} ||
 		{ qc_say "cannot load qc_hammer.ko"; return 1; }
 }
 

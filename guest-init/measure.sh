@@ -1,5 +1,5 @@
 # The isolation measurement, shared by the hammer, fifo, quiet and
-# triggers scenarios (docs/design.md, "The measurement, step by step").
+# audit scenarios (docs/design.md, "The measurement, step by step").
 # Sourced after guest-lib.sh; every step writes its evidence under
 # /results, in the files guest-init/contract.sh names.
 #

@@ -8,7 +8,9 @@
 # selftest-planted.txt says was planted on each CPU, giving selftest.json,
 # and analysed once more with the planted causes as drain causes
 # (selftest-charged.json: the verdict-level self-test summarize.sh
-# checks). A trace the analyzer cannot read is an error, never a verdict.
+# checks). With audit.txt (scenario "audit"), scripts/audit.sh counts each
+# trigger's sub-window into audit.json. A trace the analyzer cannot read is
+# an error, never a verdict.
 set -eu
 . "$(dirname "$0")/lib.sh"
 dir=${1:?usage: analyze.sh DIR ISOLATED} iso=${2:?usage: analyze.sh DIR ISOLATED}
@@ -38,6 +40,8 @@ if [ -f "$dir/$quiet" ]; then
 	[ -f "$dir/$trace" ] || die "$dir has a quiet control trace but no hammer trace to overlay"
 	analyze_trace "$quiet" "$QC_ANALYSIS-$QC_WINDOW_QUIET" --calls-from "$dir/$trace"
 fi
+# The audit scenario's window: each trigger's sub-window and the gaps.
+[ ! -f "$dir/$QC_AUDIT_TXT" ] || "$QC_ROOT/scripts/audit.sh" "$dir" "$iso" >&2
 
 # Each planted kind (hammer/plant.c) has one cause the analyzer must name.
 planted_cause() {

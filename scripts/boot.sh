@@ -2,9 +2,10 @@
 # boot.sh: boot one guest in QEMU and bring its results home.
 #
 #   boot.sh --kernel BZIMAGE --initrd CPIO --out DIR --isolated LIST
-#           [--smp N] [--mem MB] [--accel tcg|kvm] [--timeout S] [--append ARGS]
-#           [--plugin SO,ARGS]
+#           [--smp N] [--mem MB] [--numa MB,MB...] [--accel tcg|kvm]
+#           [--timeout S] [--append ARGS] [--plugin SO,ARGS]
 #
+# --numa: one NUMA node per size (summing to --mem), every CPU on node 0.
 # The serial console goes to DIR/console.log; "QC:" progress lines are
 # shown as they arrive. The guest writes its /results as a tar stream to a
 # raw virtio disk, unpacked here into DIR. Exit 0 only when the guest said
@@ -15,13 +16,14 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append= plugin=
+kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append= plugin= numa=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;; --initrd) initrd=$2 ;; --out) out=$2 ;;
 	--isolated) isolated=$2 ;; --smp) smp=$2 ;; --mem) mem=$2 ;;
 	--accel) accel=$2 ;; --timeout) timeout=$2 ;; --append) append=$2 ;;
 	--plugin) plugin=$2 ;;
+	--numa) numa=$2 ;;
 	*) die "boot.sh: unknown option '$1'" ;;
 	esac
 	shift 2
@@ -49,6 +51,15 @@ set -- qemu-system-x86_64 -nodefaults -machine pc -accel "$accel_opt" -cpu max \
 	-drive "file=$disk,format=raw,if=virtio" \
 	-display none -monitor none -serial "file:$out/$QC_CONSOLE" -no-reboot \
 	${plugin:+-plugin "$plugin"}
+node=0 sum=0
+for mb in $(echo "$numa" | tr ',' ' '); do
+	cpus=
+	[ "$node" -ne 0 ] || cpus=",cpus=0-$((smp - 1))"
+	set -- "$@" -object "memory-backend-ram,id=mem$node,size=${mb}M" \
+		-numa "node,nodeid=$node$cpus,memdev=mem$node"
+	node=$((node + 1)) sum=$((sum + mb))
+done
+[ -z "$numa" ] || [ "$sum" -eq "$mem" ] || die "boot.sh: NUMA node sizes $numa do not sum to --mem $mem"
 {
 	echo "accel: $accel"
 	echo "smp: $smp"

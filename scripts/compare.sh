@@ -5,8 +5,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs=5 refill=auto rate=
-cost_runs=5 build=yes
+variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto rate=
+cost_runs= build=yes
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
@@ -19,17 +19,21 @@ while [ $# -gt 0 ]; do
 	--bench-runs) bench_runs=$2; shift ;;
 	--cost-runs) cost_runs=$2; shift ;;
 	--no-build) build=no ;;
-	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark)] [--cost-runs N (0: no counted benchmark under the TCG plugin)] [--no-build (use the builds there are)]"; exit 0 ;;
+	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--no-build (use the builds there are)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
 done
 # Every input, checked once, before anything is built or written; compare
-# boots guests of run.sh's default size.
-qc_check_inputs "$variants" "$scenario" "$duration" "$isolated" "$QC_SMP" "$rate" "$refill"
+# boots guests of run.sh's default size for the scenario.
+qc_guest_of "$scenario"
+qc_check_inputs "$variants" "$scenario" "$duration" "$isolated" "$QC_GUEST_SMP" "$rate" "$refill"
 refill_cpus=$QC_REFILL_CPUS
 
 n=$(echo $variants | wc -w)
+# The audit counts interruptions only: no allocator benchmarks unless asked.
+[ -n "$bench_runs" ] || case $scenario in audit) bench_runs=0 ;; *) bench_runs=5 ;; esac
+[ -n "$cost_runs" ] || case $scenario in audit) cost_runs=0 ;; *) cost_runs=5 ;; esac
 case $bench_runs in ''|*[!0-9]*) die "--bench-runs '$bench_runs' is not a number" ;; esac
 [ "$bench_runs" -eq 0 ] || [ "$bench_runs" -ge 2 ] || die "--bench-runs needs at least 2 runs for a t-test (or 0 to skip)"
 case $cost_runs in ''|*[!0-9]*) die "--cost-runs '$cost_runs' is not a number" ;; esac

@@ -77,6 +77,25 @@ is_count() { case $1 in ''|*[!0-9]*) return 1 ;; esac; [ "$1" -gt 0 ]; }
 # Guest vCPUs unless run.sh --smp says otherwise: CPU 0 keeps house.
 QC_SMP=4
 
+# qc_guest_of SCENARIO: the guest a scenario boots unless run.sh's options
+# say otherwise, in QC_GUEST_SMP, QC_GUEST_MEM (MB), QC_GUEST_NUMA (MB per
+# NUMA node, "" for one node) and QC_GUEST_ARGS (kernel parameters beside
+# the scenario's own "# qc-kernel-args:" line).
+# The audit's guest is bigger: a second housekeeping CPU (the last) to take
+# offline, a second NUMA node to migrate pages to, and on it room for the
+# audit's 1 GiB hugetlb CMA area (hugetlb_cma=1:1G in its scenario), from
+# which the contiguous allocation succeeds (a 1 GiB page does not: every
+# other 1 GiB range holds some unmovable kernel page). Every other scenario
+# boots with the memory
+# controller off: CONFIG_MEMCG is configured for the audit's memcg
+# trigger, and their page faults pay no charging.
+qc_guest_of() {
+	case $1 in
+	audit) QC_GUEST_SMP=$((QC_SMP + 1)) QC_GUEST_MEM=3328 QC_GUEST_NUMA=2048,1280 QC_GUEST_ARGS= ;;
+	*) QC_GUEST_SMP=$QC_SMP QC_GUEST_MEM=2048 QC_GUEST_NUMA= QC_GUEST_ARGS="cgroup_disable=memory" ;;
+	esac
+}
+
 # The guest scenarios: guest-init/scenarios/<name>.sh.
 qc_scenarios() { ls "$QC_ROOT/guest-init/scenarios" | sed -n 's/\.sh$//p'; }
 check_scenario() {
@@ -201,14 +220,14 @@ cpulist_minus() {
 # qc_refill_cpus SCENARIO ISOLATED REFILL: the refill workload's CPUs for a
 # run, from REFILL as the user gave it: "auto" (the default) is every
 # isolated CPU but the first in the scenarios that measure drains (hammer
-# and its control, quiet), none elsewhere; "none" or "" is none; a list
+# and its control, quiet, and the audit), none elsewhere; "none" or "" is none; a list
 # must lie inside ISOLATED and leave at least one CPU to oslat. Dies on a
 # bad list.
 qc_refill_cpus() {
 	case $3 in
 	none|'') return 0 ;;
 	auto)
-		case $1 in hammer|quiet) ;; *) return 0 ;; esac
+		case $1 in hammer|quiet|audit) ;; *) return 0 ;; esac
 		cpulist_minus "$2" "$(cpulist_expand "$2" | head -n1)"
 		return 0 ;;
 	esac

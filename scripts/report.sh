@@ -5,7 +5,8 @@
 # applied), and so do the plots' data (each variant's .plot): nothing is
 # read from tracing/, so an old run says the rules it was judged by. Writes RUNDIR/report.md, RUNDIR/report.html
 # (self-contained: CSS and SVGs inline, no links, opens offline) and
-# RUNDIR/plots/*.svg. Needs only jq and gnuplot.
+# RUNDIR/plots/*.svg; an audit run's summary.json .audit adds the
+# "Isolation audit" section and its heat map. Needs only jq and gnuplot.
 # The pieces, in scripts/report/: model.jq decides what the report says,
 # md.jq and html.jq how it looks; plotdata.jq writes the plots' data and
 # the *.gp scripts (over common.gp) draw them.
@@ -50,7 +51,7 @@ qj() { jq -L "$lib" "$@"; }
 plots_dir=$run/$QC_PLOTS
 mkdir -p "$plots_dir"
 rm -f "$plots_dir/interruptions.svg" "$plots_dir/oslat.svg" "$plots_dir/refill.svg" "$plots_dir/drain-cdf.svg" \
-	"$plots_dir/alloc-cost.svg"
+	"$plots_dir/alloc-cost.svg" "$plots_dir/audit.svg"
 plots=
 
 # plot NAME VARIANTS [ASSIGNMENTS [SCRIPT]]: plots/NAME.svg from
@@ -118,6 +119,17 @@ for v in $(jq -r '.alloc_cost // {} | keys_unsorted[]' "$sum"); do
 done
 plot alloc-cost "${with# }"
 
+# (e) the isolation audit's heat map (scenario audit): triggers x variants.
+if jq -e '.audit != null' "$sum" >/dev/null; then
+	qj -r 'include "plotdata"; audit_dat("measured")' "$sum" > "$tmp/audit-measured.dat"
+	qj -r 'include "plotdata"; audit_dat("other")' "$sum" > "$tmp/audit-other.dat"
+	# gnuplot cannot plot an empty file: a cell off the grid stands in.
+	[ -s "$tmp/audit-measured.dat" ] || echo '-9 -9 1 ""' > "$tmp/audit-measured.dat"
+	[ -s "$tmp/audit-other.dat" ] || echo '-9 -9 ""' > "$tmp/audit-other.dat"
+	plot audit "$(jq -r '.audit.variants | keys_unsorted | join(" ")' "$sum")" \
+		"triggers='$(jq -r '.audit.triggers | join(" ")' "$sum")'"
+fi
+
 # report.md and report.html, from the same blocks (report/model.jq).
 status=$(cat "$run/$QC_STATUS" 2>/dev/null || echo unknown)
 svgfile() { if [ -f "$plots_dir/$1.svg" ]; then echo "$plots_dir/$1.svg"; else echo /dev/null; fi; }
@@ -126,7 +138,7 @@ qj -r --arg plots "$plots" --arg run_status "$status" \
 qj -r --arg plots "$plots" --arg run_status "$status" \
 	--rawfile svg_interruptions "$(svgfile interruptions)" --rawfile svg_oslat "$(svgfile oslat)" \
 	--rawfile svg_refill "$(svgfile refill)" --rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
-	--rawfile svg_alloc_cost "$(svgfile alloc-cost)" \
+	--rawfile svg_alloc_cost "$(svgfile alloc-cost)" --rawfile svg_audit "$(svgfile audit)" \
 	-f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
 mv "$tmp/report.md" "$run/$QC_REPORT_MD"
 mv "$tmp/report.html" "$run/$QC_REPORT_HTML"

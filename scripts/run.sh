@@ -13,10 +13,12 @@ usage: $0 [options]
   -c, --isolated LIST     isolated CPUs, e.g. 1-3; CPU 0 is housekeeping (default 1-3)
       --refill LIST       isolated CPUs that run the refill workload instead of
                           oslat: a list, "none", or "auto" (default: all isolated
-                          CPUs but the first in hammer and quiet, none elsewhere)
+                          CPUs but the first in hammer, quiet and audit, none
+                          elsewhere)
       --rate N            drain_all_pages() calls/s of the hammer (default 100)
-      --smp N             vCPUs (default 4)
-      --mem MB            guest memory (default 2048)
+      --smp N             vCPUs (default 4; audit 5)
+      --mem MB            guest memory (default 2048; audit 3328 in two NUMA
+                          nodes, the second of 1280)
       --debug             boot the debug build (configs/debug.config)
       --run-id ID         add to an existing results/ID instead of a new run
       --tag NAME          name the result directory <variant>-NAME
@@ -25,7 +27,8 @@ usage: $0 [options]
                           (guest-init/contract.sh), e.g. --param bench_runs=5
       --guest-script FILE run FILE in the guest (scenario "custom"); what it
                           writes in its working directory comes home
-      --timeout SECONDS   hard limit for the guest (default 300 + 3 x duration)
+      --timeout SECONDS   hard limit for the guest (default 300 + 3 x duration;
+                          audit 900)
       --no-build          use the existing build; fail if there is none
       --count-cost        load the qc-cost TCG plugin (bench/plugin/): count
                           the guest's instructions and memory accesses between
@@ -35,7 +38,7 @@ results/), QC_ACCEL=tcg|kvm to skip the KVM probe.
 USAGE
 }
 
-variant=spinlock scenario=oslat duration=20 isolated=1-3 smp=$QC_SMP mem=2048
+variant=spinlock scenario=oslat duration=20 isolated=1-3 smp= mem=
 flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto rate= count_cost=no
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -72,12 +75,23 @@ while [ $# -gt 0 ]; do
 done
 
 # Check every input before anything is built or written.
+qc_guest_of "$scenario"
+: "${smp:=$QC_GUEST_SMP}" "${mem:=$QC_GUEST_MEM}"
 is_count "$smp" || die "--smp '$smp' is not a CPU count"
 is_count "$mem" || die "--mem '$mem' is not a size in MB"
+# The second NUMA node keeps its size; node 0 gets the rest.
+numa=
+if [ -n "$QC_GUEST_NUMA" ]; then
+	node1=${QC_GUEST_NUMA#*,}
+	[ "$mem" -ge $((node1 + 1024)) ] || die "--mem $mem is too small for the $scenario guest: it needs $((node1 + 1024)) MB or more (NUMA node 1 alone is $node1 MB)"
+	numa=$((mem - node1)),$node1
+fi
 qc_check_inputs "$variant" "$scenario" "$duration" "$isolated" "$smp" "$rate" "$refill"
 refill=$QC_REFILL_CPUS
 [ -z "$rate" ] || params=" qc.rate=$rate$params"
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
+# The audit's window lasts as long as its triggers take (~2 min on TCG).
+[ "$scenario" != audit ] || : "${timeout:=900}"
 [ -n "$timeout" ] || timeout=$((300 + 3 * duration))
 is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 
@@ -123,7 +137,8 @@ fi
 info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill on $refill}, scenario $scenario, ${duration} s)"
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
-	--timeout "$timeout" ${plugin:+--plugin "$plugin"} --append "${kargs:+$kargs }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
+	${numa:+--numa "$numa"} --timeout "$timeout" ${plugin:+--plugin "$plugin"} \
+	--append "${kargs:+$kargs }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
 # A splat fails the run whatever the scenario measured.
 if ! "$QC_ROOT/scripts/splats.sh" "$out/$QC_CONSOLE" > "$out/splats.txt"; then
 	die "kernel splat in the $label guest: $("$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" | cut -c1-200) (see $out/splats.txt)"

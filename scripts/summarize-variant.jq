@@ -6,7 +6,8 @@
 # strings), $policy (tracing/verdict-policy.json with .drain_causes read
 # from its list); each input file's text, "" when absent: $oslat_f,
 # $refill_f, $analysis_f, $quiet_f (analysis-quiet.json), $hammer_f,
-# $primed_f (pcp-window.json), $selftest_f, $stc_f (selftest-charged.json).
+# $primed_f (pcp-window.json), $selftest_f, $stc_f (selftest-charged.json),
+# $audit_f (audit.json: the audit scenario's per-trigger counts).
 # Output: {refuse: null or one line saying what is wrong and what to do,
 # summary: {...}}. A refusal is not a verdict: summarize.sh writes nothing.
 
@@ -32,14 +33,14 @@ def hist_p99:
 
 # The scenarios (guest-init/scenarios/) that trace a window, that plant a
 # self-test after it, and that run the drain hammer in it.
-def traced_scenarios: ["hammer", "fifo", "quiet", "triggers"];
-def selftest_scenarios: ["hammer", "fifo", "quiet"];
+def traced_scenarios: ["hammer", "fifo", "quiet", "audit"];
+def selftest_scenarios: ["hammer", "fifo", "quiet", "audit"];
 def hammer_scenarios: ["hammer", "fifo"];
 def in($set): . as $x | any($set[]; . == $x);
 
 {"oslat.json": $oslat_f, "refill.json": $refill_f, "analysis.json": $analysis_f,
  "analysis-quiet.json": $quiet_f, "hammer.json": $hammer_f, "pcp-window.json": $primed_f,
- "selftest.json": $selftest_f, "selftest-charged.json": $stc_f}
+ "selftest.json": $selftest_f, "selftest-charged.json": $stc_f, "audit.json": $audit_f}
 | to_entries | map({key, value: (.value | parse)}) | from_entries as $in
 | [$in | to_entries[] | select(.value == "invalid") | .key] as $invalid
 | ($in["oslat.json"] | one) as $oslat
@@ -160,6 +161,8 @@ def in($set): . as $x | any($set[]; . == $x);
           bad_analysis($analysis; "analysis.json"; false)
         elif $analysis != null and dead_cpus($analysis) != [] then
           "\($dir)/analysis.json shows no event on CPU \(dead_cpus($analysis) | cpulist) before or after the window (liveness), so that CPU was not watched throughout: re-run \($reanalyze) with the current analyzer, or re-run the variant"
+        elif $scenario == "audit" and ($in["audit.json"] | one | obj | .triggers | type) != "array" then
+          "\($dir)/audit.json is missing (the audit scenario's per-trigger counts): run scripts/audit.sh \($dir) \($isolated | cpulist)"
         elif $hammer == null and ($scenario | in(hammer_scenarios)) then
           "\($dir)/hammer.json is missing (the \($scenario) scenario runs the drain hammer): without it the drain calls and stalls are unknown; re-run the variant"
         elif $quiet != null and bad_analysis($quiet; "analysis-quiet.json"; true) != null then
@@ -194,6 +197,8 @@ def in($set): . as $x | any($set[]; . == $x);
   | (if $ok then refusal else null end) as $refuse
   | (if $ok | not then {verdict: "FAILED-RUN", cpus: []}
      elif $analysis == null then {verdict: "NO-TRACE", cpus: []}
+     # The audit is judged per trigger (audit.json), not by the drain rule.
+     elif $scenario == "audit" then {verdict: "AUDIT", cpus: []}
      else verdict_of($cpus) end) as $v
   | {refuse: $refuse,
      summary: {
@@ -219,4 +224,5 @@ def in($set): . as $x | any($set[]; . == $x);
        selftest: (if $selftest == null then null else
          {planted: $selftest.planted, counted: $selftest.counted, pass: $selftest.pass,
           cpus: $selftest.cpus, verdict_check: $vcheck} end),
-       cpus: $cpus}}
+       cpus: $cpus,
+       audit: ($in["audit.json"] | one)}}

@@ -152,7 +152,8 @@ judge_variant() {
 	set --
 	for spec in oslat_f:oslat.json refill_f:refill.json analysis_f:$QC_ANALYSIS.json \
 	            quiet_f:$QC_ANALYSIS-$QC_WINDOW_QUIET.json hammer_f:$QC_HAMMER_JSON \
-	            primed_f:pcp-window.json selftest_f:$QC_SELFTEST_JSON stc_f:$QC_SELFTEST_CHARGED.json; do
+	            primed_f:pcp-window.json selftest_f:$QC_SELFTEST_JSON stc_f:$QC_SELFTEST_CHARGED.json \
+	            audit_f:$QC_AUDIT_JSON; do
 		f=$d/${spec#*:}
 		[ -f "$f" ] || f=/dev/null
 		set -- "$@" --rawfile "${spec%%:*}" "$f"
@@ -266,8 +267,15 @@ for g in $judged; do
 	cont=$(jq '.policy.continuation_ns // null' "$f" 2>/dev/null || echo null)
 	[ "$cont" = null ] || break
 done
+# The audit's per-trigger counts (scripts/audit.sh) go under .audit, by
+# variant, in the triggers' order.
 jq -s --argjson cont "$cont" --slurpfile top "$tmp/top.json" \
-	'(add // {}) as $v | $top[0] | .policy.continuation_ns = $cont | .variants = $v' \
+	'(add // {}) as $v | $top[0] | .policy.continuation_ns = $cont
+	 | .variants = ($v | map_values(del(.audit)))
+	 | .audit = ([$v[].audit | select(. != null)] as $a
+	     | if $a == [] then null else
+	         {triggers: [$a[0].triggers[].name],
+	          variants: ($v | map_values(.audit) | with_entries(select(.value != null)))} end)' \
 	"$tmp/variants.jsonl" > "$run/$QC_SUMMARY.tmp"
 mv "$run/$QC_SUMMARY.tmp" "$run/$QC_SUMMARY"
 
@@ -302,5 +310,15 @@ jq -r '.policy as $p
 	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"
 	      + (if $s.verdict_check.exact then " exact" else " NOT exact" end)]
 	   | "  " + (if . == [] then "none in this run" else join(", ") end))' "$run/$QC_SUMMARY"
+# The audit's matrix: per trigger and variant, the isolated CPUs'
+# interruptions in its sub-window, what the gaps' rate gives, the top cause.
+jq -r '.audit // empty | . as $a | ($a.variants | keys_unsorted) as $vs
+	| "", "isolation audit (interruptions on the isolated CPUs in the sub-window / the gaps'"'"' rate for it, top cause above the gaps):",
+	  ($a.triggers[] as $t | "  \($t): " + ([$vs[] as $v | $a.variants[$v].triggers[] | select(.name == $t)
+	    | "\($v) " + (if .interruptions == null then .result
+	        else "\(.interruptions)/\(.expected * 10 | round / 10)"
+	          + ((.excess_by_cause // {}) | to_entries | max_by(.value) // null
+	             | if . == null then "" else " \(.key)" end)
+	          + (if .result != "MEASURED" then " (\(.result))" else "" end) end)] | join(", ")))' "$run/$QC_SUMMARY"
 echo
 info "summary: $run/$QC_SUMMARY"

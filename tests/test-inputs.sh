@@ -113,6 +113,6 @@ fi
 # CPU list helpers.
 . "$root/scripts/lib.sh"
 ktap_check "housekeeping_of 1-3 on 4 CPUs is 0" test "$(housekeeping_of 1-3 4)" = 0
-ktap_check "refill by default: every isolated CPU but the first, in hammer and quiet only" \
-	test "$(qc_refill_cpus hammer 1-3 auto)/$(qc_refill_cpus quiet 1,3 auto)/$(qc_refill_cpus fifo 1-3 auto)/$(qc_refill_cpus hammer 1 auto)" = "2,3/3//"
+ktap_check "refill by default: every isolated CPU but the first, in hammer, quiet and audit only" \
+	test "$(qc_refill_cpus hammer 1-3 auto)/$(qc_refill_cpus quiet 1,3 auto)/$(qc_refill_cpus fifo 1-3 auto)/$(qc_refill_cpus hammer 1 auto)/$(qc_refill_cpus audit 1-3 auto)" = "2,3/3///2,3"
 ktap_finish

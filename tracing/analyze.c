@@ -167,6 +167,11 @@ struct ctx {
 	long records;
 	long *before, *after;	/* per trace CPU */
 	int lost_cpu;		/* an isolated CPU with lost events, or -1 */
+	/* proof events (QC_PROOF_GROUP) seen in pass 1, counted once the
+	   window is known */
+	struct proof_hit { unsigned long long ns; const char *key; } *hits;
+	long nhits, hits_alloc;
+	long marks_alloc;
 	/* pass 2 */
 	char *err;
 	int errlen;
@@ -352,6 +357,45 @@ static bool is_isolated(struct ctx *c, int cpu)
 	return false;
 }
 
+static void __attribute__((noreturn)) oom(void)
+{
+	fprintf(stderr, "qc-analyze: error: out of memory\n");
+	exit(2);
+}
+
+/* @v with room for element @n (of @size bytes), @alloc its capacity. */
+static void *grow(void *v, long n, long *alloc, size_t size)
+{
+	if (n < *alloc)
+		return v;
+	*alloc = *alloc ? 2 * *alloc : 64;
+	v = realloc(v, *alloc * size);
+	if (!v)
+		oom();
+	return v;
+}
+
+/* Audit sub-windows are found by their markers: keep every "qc: " one. */
+static void add_mark(struct ctx *c, unsigned long long ns, const char *text)
+{
+	struct analysis *a = c->a;
+
+	a->marks = grow(a->marks, a->nmarks, &c->marks_alloc, sizeof(*a->marks));
+	a->marks[a->nmarks].ns = ns;
+	a->marks[a->nmarks].text = strdup(text);
+	if (!a->marks[a->nmarks].text)
+		oom();
+	a->nmarks++;
+}
+
+static void proof_hit(struct ctx *c, unsigned long long ns, const char *key)
+{
+	c->hits = grow(c->hits, c->nhits, &c->hits_alloc, sizeof(*c->hits));
+	c->hits[c->nhits].ns = ns;
+	c->hits[c->nhits].key = key;
+	c->nhits++;
+}
+
 static int scan_event(struct tracecmd_input *h, struct tep_record *r,
 		      int cpu, void *data)
 {
@@ -377,12 +421,16 @@ static int scan_event(struct tracecmd_input *h, struct tep_record *r,
 	}
 	drains_record(&c->drains, c->tep, r);
 	ei = event_of(c, r);
+	if (ei && c->before && !strncmp(ei->key, QC_PROOF_GROUP ":", strlen(QC_PROOF_GROUP ":")))
+		proof_hit(c, r->ts, ei->key);
 	if (!ei || ei->kind != EV_PRINT)
 		return 0;
 	field_str(ei->f[0], r, buf, sizeof(buf));
 	n = strlen(buf);
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
+	if (c->before && !strncmp(buf, "qc: ", 4))
+		add_mark(c, r->ts, buf);
 	if (!strcmp(buf, QC_MARK_START)) {
 		if (!c->nstart++ && !c->a->window_given)
 			c->a->start_ns = r->ts;
@@ -876,9 +924,15 @@ static int scan(struct ctx *c, const char *file)
 				file, cpu, c->before[cpu] ? "after" : "before");
 			goto out;
 		}
+		/* the keys belong to the event table, freed by unload() */
+		for (i = 0; i < c->nhits; i++)
+			if (c->hits[i].ns >= a->start_ns && c->hits[i].ns <= a->end_ns)
+				counter_add(&a->proof, c->hits[i].key, 1);
 	}
 	ret = 0;
 out:
+	free(c->hits);
+	c->hits = NULL;
 	unload(c, h);
 	return ret;
 }
@@ -1035,4 +1089,9 @@ void analysis_free(struct analysis *a)
 	}
 	free(a->res);
 	a->res = NULL;
+	for (i = 0; i < a->nmarks; i++)
+		free(a->marks[i].text);
+	free(a->marks);
+	a->marks = NULL;
+	counter_free(&a->proof);
 }

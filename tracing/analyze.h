@@ -40,6 +40,15 @@ struct cpu_result {
 	long events_before, events_after;
 };
 
+/* A "qc: ..." trace marker (trace-mark.sh), anywhere in the trace. */
+struct mark {
+	unsigned long long ns;
+	char *text;
+};
+
+/* Kprobe events of this group prove that an audit trigger's path ran. */
+#define QC_PROOF_GROUP	"qcaudit"
+
 struct analysis {
 	/* inputs */
 	const char *file;
@@ -56,6 +65,11 @@ struct analysis {
 	bool probes;			/* the drain calls' trace had the probes */
 	long calls, calls_reached;	/* drain calls opened in the window */
 	struct cpu_result *res;		/* one per cpus[] entry */
+	/* every "qc: " marker of the trace, in time order */
+	struct mark *marks;
+	int nmarks;
+	/* QC_PROOF_GROUP events in the window, on any CPU, by "group:event" */
+	struct counter proof;
 };
 
 /*

@@ -154,8 +154,17 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 			r->events_before, r->events_after);
 		fprintf(f, "\n    }");
 	}
-	fprintf(f, "\n  },\n  \"total\": %ld,\n  \"charged_total\": %ld\n}\n",
+	fprintf(f, "\n  },\n  \"total\": %ld,\n  \"charged_total\": %ld,\n",
 		a->total, a->charged_total);
+	/* the audit's evidence: its sub-windows' markers, its paths' probes */
+	json_counter(f, "proof", &a->proof, "  ");
+	fprintf(f, ",\n  \"markers\": [");
+	for (i = 0; i < a->nmarks; i++) {
+		fprintf(f, "%s\n    {\"ns\": %llu, \"text\": ", i ? "," : "", a->marks[i].ns);
+		qc_json_str(f, a->marks[i].text);
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n  ]\n}\n");
 }
 
 static void print_table(FILE *f, struct analysis *a)
@@ -287,6 +296,7 @@ int main(int argc, char **argv)
 		counter_sort(&a.res[i].events);
 		counter_sort(&a.res[i].charged_by_cause);
 	}
+	counter_sort(&a.proof);
 
 	if (json && !strcmp(json, "-")) {
 		write_json(stdout, &a, a.drain_causes);

@@ -5,10 +5,12 @@
 # from ipi-callbacks.list, both beside this script; whatever the running
 # kernel lacks is skipped with a warning, never fatal. trace-stop.sh ends it.
 #
-# QC_PROBES=VARIANT defines the exposure probes of probes/VARIANT.list
-# (kprobe events on the kernel's own drain functions, group "qc") before
-# tracing starts; a definition the kernel refuses is fatal, since the
-# analyzer could not then say which CPUs a drain reached.
+# QC_PROBES="VARIANT [LIST...]" defines the exposure probes of
+# probes/VARIANT.list (kprobe events on the kernel's own drain functions,
+# group "qc") before tracing starts, and those of each further list
+# (probes/audit.list: the audit's proof probes, group "qcaudit"); a
+# definition the kernel refuses is fatal, since the analyzer could not
+# then say which CPUs a drain reached, or whether a trigger's path ran.
 #
 # BUFFER_KB is the ring buffer per CPU (default 32768 = 32 MiB): the
 # housekeeping CPU of a hammer window logs ~10k events/s (drains, ticks,
@@ -31,15 +33,17 @@ case $kb in ''|*[!0-9]*) warn "buffer size '$kb' is not a number of KiB"; exit 1
 
 trace-cmd reset >/dev/null 2>&1
 if [ -n "${QC_PROBES:-}" ]; then
-	probes=$here/probes/$QC_PROBES.list
-	[ -f "$probes" ] || { warn "no exposure probes for variant '$QC_PROBES' ($probes)"; exit 1; }
 	[ -w "$T/kprobe_events" ] || { warn "no $T/kprobe_events (CONFIG_KPROBE_EVENTS?)"; exit 1; }
 	: > "$T/kprobe_events" || { warn "cannot clear $T/kprobe_events"; exit 1; }
+fi
+for list in ${QC_PROBES:-}; do
+	probes=$here/probes/$list.list
+	[ -f "$probes" ] || { warn "no probe list '$list' ($probes)"; exit 1; }
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$probes" | while IFS= read -r def; do
 		echo "$def" >> "$T/kprobe_events" ||
 			{ warn "the kernel refused probe '$def' of $probes (function renamed or inlined?)"; exit 1; }
 	done || exit 1
-fi
+done
 
 set --
 for ev in $(sed -e 's/#.*//' "$here/events.list"); do

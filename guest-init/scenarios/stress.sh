@@ -11,7 +11,7 @@
 # /proc/pagetypeinfo. The host fails the run on any splat in the console.
 # qc-kernel-args: page_owner=on
 . /qc/guest-init/guest-lib.sh
-. /qc/guest-init/drain-triggers.sh
+. /qc/guest-init/housekeeping-triggers.sh
 . /qc/guest-init/hammer.sh
 . /qc/guest-init/series-regressions.sh
 set -e

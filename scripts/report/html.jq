@@ -15,7 +15,7 @@ def svg_inline: sub("^(?s).*?<svg"; "<svg") | sub("<title>Gnuplot</title>"; "")
 	| gsub(" xmlns(:xlink)?=\"[^\"]*\""; "")
 	| gsub("xlink:href"; "href");
 def svg($name): {interruptions: $svg_interruptions, oslat: $svg_oslat, refill: $svg_refill, "drain-cdf": $svg_drain_cdf,
-	"alloc-cost": $svg_alloc_cost}[$name];
+	"alloc-cost": $svg_alloc_cost, audit: $svg_audit}[$name];
 def cells($tag; $align): [., ($align | split(""))] | transpose
 	| map("<\($tag) class=\"\(.[1])\">\(.[0] | tostring | inline)</\($tag)>") | join("");
 

@@ -8,18 +8,9 @@
 # Every claim names its evidence: how many drains reached the CPU beside
 # every interruption count, which window, which control.
 
-def dash: if . == null then "–" else tostring end;
-def rnd($d): (. * pow(10; $d) | round) / pow(10; $d);
-# Latencies in µs: enough digits to read, no false precision.
-def us: if . == null then "–" elif . >= 100 then (round | tostring)
-	elif . >= 10 then (rnd(1) | tostring) else (rnd(2) | tostring) end;
-# 412160 -> "412,160"
-def grp: if length > 3 then (.[:-3] | grp) + "," + .[-3:] else . end;
-def thou: if . == null then "–" else round | tostring
-	| if startswith("-") then "-" + (.[1:] | grp) else grp end end;
-def pct: if . == null then "–" else (if . > 0 then "+" else "" end) + (rnd(2) | tostring) + " %" end;
-def secs: if . == null then "–" else rnd(1) | tostring end;
-def code: "`" + . + "`";
+include "format";
+include "audit";
+
 def plural($n; $one; $many): "\($n | thou) \(if $n == 1 then $one else $many end)";
 def cpulist: if length > 1 then (.[:-1] | join(", ")) + " and " + .[-1] elif length == 1 then .[0] else "none" end;
 def cpus_of: .cpus | keys_unsorted | map(tonumber) | sort | map(tostring);
@@ -77,6 +68,7 @@ def evidence($root):
 		"no interruption charged, but \(.drain.stalls) drain_all_pages() call(s) stalled (max \(.drain.max_us | us) µs): the drain waited for an isolated CPU that never yielded; in \($all)"
 	elif .verdict == "TOO-FEW-DRAINS" then
 		"no interruption charged, but the hammer completed only \(.drain.calls // 0) drain_all_pages() calls (the policy needs ≥ \($root.policy.min_drain_calls)); in \($all)"
+	elif .verdict == "AUDIT" then "the audit scenario is judged per trigger, not by the drain rule: see the Isolation audit section"
 	elif .verdict == "NO-TRACE" then "the `\($root.run.scenario)` scenario traces no window: no interruption was counted"
 	elif .verdict == "FAILED-RUN" then "the variant's run did not finish: status \(.status | code)"
 	else "see the tables below" end;
@@ -119,7 +111,9 @@ def facts:
 		"run id: \(.run.id | code), status: \($run_status | code)",
 		"accelerator: **\(.run.accel | dash)** — \(accel_text)",
 		"kernel tree: \(.run.kernel_tree | dash) (each variant: that tree plus its series in patches/<variant>/, none for spinlock)",
-		"scenario: \(.run.scenario | dash | code), measurement window: \(.run.duration_s | dash) s",
+		"scenario: \(.run.scenario | dash | code), " + (if .run.scenario == "audit"
+			then "one window holding every trigger's sub-window and the gaps (its length is the triggers', not the duration)"
+			else "measurement window: \(.run.duration_s | dash) s" end),
 		"isolated CPUs: \(.run.isolated_cpus | dash) (oslat on \(.run.oslat_cpus | if . == "" or . == null then "none" else . end), the refill workload on \(.run.refill_cpus | if . == "" or . == null then "none" else . end)); housekeeping CPUs: \(.run.housekeeping_cpus | dash)",
 		"variants: " + ([.variants | to_entries[] | "\(.key) (\(.value.status))"] | join(", ")) + "; baseline for comparisons: \(.policy.baseline | code)"]};
 
@@ -254,4 +248,4 @@ def cost:
 def blocks:
 	[{h1: "quietcore report — run \(.run.id)"},
 	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json alone; nothing was re-run."},
-	   verdicts, facts, per_variant, per_cpu_table, by_cause, plots, alloc, cost];
+	   verdicts, audit_section, facts, per_variant, per_cpu_table, by_cause, plots, alloc, cost];

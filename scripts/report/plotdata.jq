@@ -36,3 +36,13 @@ def cost_dat($v):
   "\"threads\" \"\($v)\"",
   (.alloc_cost[$v].threads | to_entries | sort_by(.key | tonumber)[]
    | "\(.key) \(.value.kernel_insns_nospin.mean) \(.value.kernel_insns_nospin.sd // 0)");
+
+# audit-measured.dat and audit-other.dat from summary.json's .audit: one
+# line per cell, column (variant) and row (trigger) from 0.
+def audit_dat($which):
+  .audit as $a | ($a.variants | keys_unsorted) as $vs
+  | $a.triggers | to_entries[] | .key as $row | .value as $t
+  | $vs | to_entries[] | .key as $col
+  | $a.variants[.value].triggers[] | select(.name == $t)
+  | if .result == "MEASURED" then select($which == "measured") | "\($col) \($row) \(.interruptions) \"\(.interruptions)\""
+    else select($which == "other") | "\($col) \($row) \"\(.result)\"" end;

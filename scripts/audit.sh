@@ -1,0 +1,116 @@
+#!/bin/sh
+# audit.sh DIR ISOLATED: the isolation audit of one variant, on the host.
+# From DIR/trace.dat (scenario "audit": one window holding each trigger's
+# marked sub-window "qc: audit <name> start" .. "end", quiet gaps between)
+# and DIR/audit.txt (what each trigger said it did), write DIR/audit.json:
+#
+#   {"triggers": [{"name", "probe", "status", "said", "result",
+#                  "window": {start_ns, end_ns, duration_ns}, "proof",
+#                  "interruptions", "expected", "by_cause", "excess_by_cause",
+#                  "cpus": {"1": {"interruptions", "by_cause"}, ...}}, ...],
+#    "baseline": {"duration_ns", "interruptions", "per_s", "by_cause",
+#                 "cpus": {...}, "gaps": N}}
+#
+# Each sub-window and each gap is counted by qc-analyze's rule
+# (--window S:E). result: NOT-IMPLEMENTED (the guest could not run the
+# trigger), FAILED (it ran and failed), NOT-TRIGGERED (no proof event, i.e.
+# its kernel path was not entered in its sub-window: never a count),
+# MEASURED. "expected" is what the gaps' rate gives for the sub-window's
+# length; "excess_by_cause" the causes above their gap rate.
+# The triggers and their probe functions come from tracing/probes/audit.list.
+set -eu
+. "$(dirname "$0")/lib.sh"
+dir=${1:?usage: audit.sh DIR ISOLATED} iso=${2:?usage: audit.sh DIR ISOLATED}
+need_cmd jq
+qa=$QC_ROOT/tracing/qc-analyze
+list=$QC_ROOT/tracing/probes/audit.list
+[ -x "$qa" ] || die "$qa is not built: run make -C tracing"
+trace=$dir/$(qc_window_file trace "" dat) analysis=$dir/$QC_ANALYSIS.json
+[ -f "$trace" ] || die "$dir has no $(basename "$trace"): the audit's window was not traced"
+[ -f "$dir/$QC_AUDIT_TXT" ] || die "$dir has no $QC_AUDIT_TXT: the guest did not run the audit's triggers"
+[ -f "$analysis" ] || die "$dir has no $QC_ANALYSIS.json: run scripts/analyze.sh $dir $iso first"
+tasks=oslat,refill
+work=$dir/audit
+rm -rf "$work"
+mkdir -p "$work"
+
+# count NAME START END: $work/NAME.json, the rule's count from START to END.
+count() {
+	"$qa" --cpus "$iso" --task "$tasks" --window "$2:$3" --json "$work/$1.json" --quiet \
+		"$trace" 2>"$work/$1.err" ||
+		die "the analyzer refused $trace for $1 ($2..$3): $(head -n1 "$work/$1.err")"
+	rm -f "$work/$1.err"
+}
+mark() { jq -r --arg t "$1" '[.markers[] | select(.text == $t) | .ns][0] // empty' "$analysis"; }
+
+triggers=$(sed -n 's|^p:qcaudit/\([a-z_]*\) \([^ ]*\).*|\1:\2|p' "$list")
+[ -n "$triggers" ] || die "$list names no trigger (lines 'p:qcaudit/<name> <function>')"
+n=$(echo "$triggers" | wc -l)
+prev=$(mark "qc: window start")
+wend=$(mark "qc: window end")
+[ -n "$prev" ] && [ -n "$wend" ] || die "$analysis has no window markers: re-run scripts/analyze.sh $dir $iso"
+i=0 gaps=
+for tp in $triggers; do
+	t=${tp%%:*}
+	i=$((i + 1))
+	info "audit $i/$n: $t"
+	s=$(mark "qc: audit $t start")
+	e=$(mark "qc: audit $t end")
+	if [ -n "$s" ] && [ -n "$e" ]; then
+		count "$t" "$s" "$e"
+		[ "$s" -le "$prev" ] || { count "gap-$i" "$prev" "$s"; gaps="$gaps gap-$i"; }
+		prev=$e
+	fi
+done
+[ "$wend" -le "$prev" ] || { count "gap-end" "$prev" "$wend"; gaps="$gaps gap-end"; }
+[ -n "$gaps" ] || die "$trace has no quiet gap between the audit's sub-windows: no baseline to compare with"
+
+# The baseline: every gap summed, per CPU and per cause.
+for g in $gaps; do cat "$work/$g.json"; done | jq -s '
+	def sumc(f): reduce (.[] | f | to_entries[]) as $e ({}; .[$e.key] += $e.value);
+	(map(.window.duration_ns) | add) as $ns
+	| (map(.cpus | keys[]) | unique) as $cpus
+	| {duration_ns: $ns, gaps: length,
+	   interruptions: (map(.total) | add),
+	   per_s: ((map(.total) | add) / ($ns / 1e9)),
+	   by_cause: sumc(.cpus[].by_cause),
+	   cpus: (. as $all | [$cpus[] as $c | {key: $c, value:
+	     {interruptions: ([$all[].cpus[$c].interruptions] | add),
+	      by_cause: ($all | sumc(.cpus[$c].by_cause))}}] | from_entries)}' > "$work/baseline.json"
+
+# One record per trigger, in the list's order.
+for tp in $triggers; do
+	t=${tp%%:*} fn=${tp#*:}
+	line=$(awk -v t="$t" '$1 == t' "$dir/$QC_AUDIT_TXT" | head -n1)
+	status=$(echo "$line" | awk '{ print $2 }')
+	said=$(echo "$line" | cut -d' ' -f3-)
+	f=$work/$t.json
+	[ -f "$f" ] || f=/dev/null
+	jq -n --arg name "$t" --arg probe "$fn" --arg status "${status:-missing}" --arg said "$said" \
+		--rawfile a "$f" --slurpfile b "$work/baseline.json" '
+		($a | if . == "" then null else fromjson end) as $a | $b[0] as $b
+		| {name: $name, probe: $probe, status: $status, said: $said}
+		+ if $a == null then
+		    {result: (if $status == "not-implemented" then "NOT-IMPLEMENTED"
+		              elif $status == "missing" then "NOT-RUN" else "FAILED" end)}
+		  else
+		    ($a.window.duration_ns / 1e9) as $s
+		    | ($a.proof["qcaudit:" + $name] // 0) as $proof
+		    | {window: $a.window, proof: $proof,
+		       result: (if $status == "not-implemented" then "NOT-IMPLEMENTED"
+		                elif $proof == 0 then "NOT-TRIGGERED"
+		                elif $status != "ran" then "FAILED" else "MEASURED" end)}
+		    + if $proof == 0 then {} else
+		        ([$a.cpus[].by_cause | to_entries[]] | reduce .[] as $e ({}; .[$e.key] += $e.value)) as $bc
+		        | {interruptions: $a.total,
+		           expected: ($b.per_s * $s),
+		           by_cause: $bc,
+		           excess_by_cause: ([$bc | to_entries[]
+		             | {key, value: (.value - (($b.by_cause[.key] // 0) / ($b.duration_ns / 1e9) * $s))}
+		             | select(.value >= 1)] | sort_by(-.value) | from_entries),
+		           cpus: ($a.cpus | map_values({interruptions, by_cause}))}
+		      end
+		  end'
+done | jq -s --slurpfile b "$work/baseline.json" '{triggers: ., baseline: $b[0]}' > "$dir/$QC_AUDIT_JSON.tmp"
+mv "$dir/$QC_AUDIT_JSON.tmp" "$dir/$QC_AUDIT_JSON"
+info "audit: $(jq -r '[.triggers[] | "\(.name)=\(.result)\(if .interruptions then ":\(.interruptions)" else "" end)"] | join(" ")' "$dir/$QC_AUDIT_JSON")"

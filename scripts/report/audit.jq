@@ -1,0 +1,59 @@
+# The "Isolation audit" section (scenario "audit"), from summary.json's
+# .audit (scripts/audit.sh per variant): triggers as rows, variants as
+# columns. Included by model.jq.
+include "format";
+
+# A cause as the mechanism it names (qc-analyze's cause names).
+def mechanism:
+	if test("^workqueue:") then "work item \(sub("^workqueue:"; ""))()"
+	elif test("^irq_vectors:[a-z_]+:") then capture("^irq_vectors:(?<v>[a-z_]+):(?<f>.*)$") | "IPI (\(.v)) running \(.f)()"
+	elif . == "irq_vectors:reschedule" then "reschedule IPI (a wake-up)"
+	elif test("^irq_vectors:") then "\(sub("^irq_vectors:"; "")) vector, callback not traced"
+	elif test("^sched:migration/") then "the CPU stopper \(sub("^sched:"; "")) (stop_machine)"
+	elif test("^sched:") then "task \(sub("^sched:"; "")) ran"
+	elif test("^timer:tick_sched_timer$") then "the tick, restarted"
+	elif test("^timer:") then "hrtimer \(sub("^timer:"; ""))"
+	elif test("^softirq:") then "\(sub("^softirq:"; "")) softirq"
+	else . end;
+
+# The biggest excess cause of one trigger record: [cause, count] or null.
+def top_excess: (.excess_by_cause // {}) | to_entries | sort_by(-.value, .key) | .[0] // null;
+
+# One matrix cell.
+def audit_cell:
+	if .result == "MEASURED" then
+		"\(.interruptions | thou) (gaps: \(.expected | rnd(1)))"
+		+ (top_excess | if . == null then ", no cause above the gaps" else ", top: \(.key | code) +\(.value | rnd(0) | thou)" end)
+	elif .result == "NOT-TRIGGERED" then "**NOT-TRIGGERED** (no \("qcaudit:" + .name | code) event)"
+	elif .result == "NOT-IMPLEMENTED" then "not implemented: \(.said)"
+	elif .result == "FAILED" and .interruptions != null then
+		"**FAILED** (\(.said | rtrimstr(" "))), its path ran: \(.interruptions | thou) (gaps: \(.expected | rnd(1)))"
+	elif .result == "FAILED" then "**FAILED**: \(.said)"
+	else "not run" end;
+
+# One line per row: what interrupted, per variant.
+def audit_line($vs; $a):
+	. as $t
+	| [$vs[] as $v | $a.variants[$v].triggers[] | select(.name == $t)
+	   | "\($v): " + (if .interruptions == null then .result
+	       else ((.excess_by_cause // {}) | to_entries | sort_by(-.value, .key) | .[:3]
+	             | if . == [] then "nothing above the gaps' rate"
+	               else map("\(.key | mechanism) (+\(.value | rnd(0) | thou))") | join(", ") end) end)]
+	| "**\($t)**: " + join("; ");
+
+def audit_section:
+	if .audit == null then empty else
+	.audit as $a | ($a.variants | keys_unsorted) as $vs
+	| {h2: "Isolation audit"},
+	  {p: "Each housekeeping operation (a trigger) fired from a housekeeping CPU in its own marked sub-window of one window, in a fixed order, with quiet gaps of at least 1 s between them, while the isolated CPUs ran the measured workloads (oslat on \(.run.oslat_cpus // "–"), the refill workload on \(.run.refill_cpus // "–")). Each cell: the interruptions of the isolated CPUs in that trigger's sub-window, summed over them and counted by the analyzer's rule, beside what the gaps' rate gives for a window that long, and the cause furthest above its rate in the gaps. A trigger whose kernel path shows no event of its proof probe in its sub-window is **NOT-TRIGGERED**: nothing is claimed for it."},
+	  {table: {head: (["trigger", "kernel path probed"] + $vs), align: ("ll" + ($vs | map("l") | join(""))),
+		rows: [$a.triggers[] as $t
+			| [($t | code), ($a.variants[$vs[0]].triggers[] | select(.name == $t) | .probe + "()" | code)]
+			  + [$vs[] as $v | $a.variants[$v].triggers[] | select(.name == $t) | audit_cell]]}},
+	  {p: ("Baseline (the gaps): " + ([$vs[] as $v | $a.variants[$v].baseline
+		| "\($v) \(.interruptions | thou) interruptions in \(.duration_ns / 1e9 | rnd(1)) s of \(.gaps) gaps (\(.per_s | rnd(2))/s)"] | join("; ")) + ".")},
+	  {p: "What interrupted, per trigger (causes above the gaps' rate, with the excess):"},
+	  {ul: [$a.triggers[] | audit_line($vs; $a)]},
+	  ({plot: "audit", caption: "The same matrix as a heat map: interruptions of the isolated CPUs in each trigger's sub-window (colour: log scale); grey cells were not measured (NOT-TRIGGERED, not implemented, failed)."}
+	   | select($plots | split(" ") | index("audit")))
+	end;
