@@ -31,9 +31,7 @@ qc_check_inputs "$variants" "$scenario" "$duration" "$isolated" "$QC_GUEST_SMP" 
 refill_cpus=$QC_REFILL_CPUS
 
 n=$(echo $variants | wc -w)
-# The audit counts interruptions only: no allocator benchmarks unless asked.
-[ -n "$bench_runs" ] || case $scenario in audit) bench_runs=0 ;; *) bench_runs=5 ;; esac
-[ -n "$cost_runs" ] || case $scenario in audit) cost_runs=0 ;; *) cost_runs=5 ;; esac
+: "${bench_runs:=$QC_GUEST_BENCH_RUNS}" "${cost_runs:=$QC_GUEST_BENCH_RUNS}"
 case $bench_runs in ''|*[!0-9]*) die "--bench-runs '$bench_runs' is not a number" ;; esac
 [ "$bench_runs" -eq 0 ] || [ "$bench_runs" -ge 2 ] || die "--bench-runs needs at least 2 runs for a t-test (or 0 to skip)"
 case $cost_runs in ''|*[!0-9]*) die "--cost-runs '$cost_runs' is not a number" ;; esac

@@ -77,22 +77,27 @@ is_count() { case $1 in ''|*[!0-9]*) return 1 ;; esac; [ "$1" -gt 0 ]; }
 # Guest vCPUs unless run.sh --smp says otherwise: CPU 0 keeps house.
 QC_SMP=4
 
-# qc_guest_of SCENARIO: the guest a scenario boots unless run.sh's options
-# say otherwise, in QC_GUEST_SMP, QC_GUEST_MEM (MB), QC_GUEST_NUMA (MB per
-# NUMA node, "" for one node) and QC_GUEST_ARGS (kernel parameters beside
-# the scenario's own "# qc-kernel-args:" line).
+# qc_guest_of SCENARIO: the guest a scenario boots unless run.sh's or
+# compare.sh's options say otherwise, in QC_GUEST_SMP, QC_GUEST_MEM (MB),
+# QC_GUEST_NUMA (MB per NUMA node, "" for one node), QC_GUEST_ARGS (kernel
+# parameters beside the scenario's own "# qc-kernel-args:" line),
+# QC_GUEST_TIMEOUT (s, "" for run.sh's 300 + 3 x duration) and
+# QC_GUEST_BENCH_RUNS (compare's timed and counted allocator runs).
 # The audit's guest is bigger: a second housekeeping CPU (the last) to take
 # offline, a second NUMA node to migrate pages to, and on it room for the
 # audit's 1 GiB hugetlb CMA area (hugetlb_cma=1:1G in its scenario), from
 # which the contiguous allocation succeeds (a 1 GiB page does not: every
-# other 1 GiB range holds some unmovable kernel page). Every other scenario
-# boots with the memory
-# controller off: CONFIG_MEMCG is configured for the audit's memcg
-# trigger, and their page faults pay no charging.
+# other 1 GiB range holds some unmovable kernel page). Its window lasts as
+# long as its triggers take (~2 min on TCG), and it counts interruptions
+# only: no allocator benchmarks unless asked. Every other scenario boots
+# with the memory controller off: CONFIG_MEMCG is configured for the
+# audit's memcg trigger, and their page faults pay no charging.
 qc_guest_of() {
 	case $1 in
-	audit) QC_GUEST_SMP=$((QC_SMP + 1)) QC_GUEST_MEM=3328 QC_GUEST_NUMA=2048,1280 QC_GUEST_ARGS= ;;
-	*) QC_GUEST_SMP=$QC_SMP QC_GUEST_MEM=2048 QC_GUEST_NUMA= QC_GUEST_ARGS="cgroup_disable=memory" ;;
+	audit) QC_GUEST_SMP=$((QC_SMP + 1)) QC_GUEST_MEM=3328 QC_GUEST_NUMA=2048,1280 QC_GUEST_ARGS=
+	       QC_GUEST_TIMEOUT=900 QC_GUEST_BENCH_RUNS=0 ;;
+	*) QC_GUEST_SMP=$QC_SMP QC_GUEST_MEM=2048 QC_GUEST_NUMA= QC_GUEST_ARGS="cgroup_disable=memory"
+	   QC_GUEST_TIMEOUT= QC_GUEST_BENCH_RUNS=5 ;;
 	esac
 }
 

@@ -90,8 +90,7 @@ qc_check_inputs "$variant" "$scenario" "$duration" "$isolated" "$smp" "$rate" "$
 refill=$QC_REFILL_CPUS
 [ -z "$rate" ] || params=" qc.rate=$rate$params"
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
-# The audit's window lasts as long as its triggers take (~2 min on TCG).
-[ "$scenario" != audit ] || : "${timeout:=900}"
+: "${timeout:=$QC_GUEST_TIMEOUT}"
 [ -n "$timeout" ] || timeout=$((300 + 3 * duration))
 is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 
