@@ -28,7 +28,9 @@
 #   cost_mib      param: MiB per pft thread and round there (default 8)
 #   cost_rounds   param: pft rounds there (default 2)
 # A scenario that needs kernel parameters of its own names them on a
-# "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on).
+# "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on), and
+# one that needs a guest other than the default says so on a "# qc-guest:"
+# line (scripts/lib.sh qc_guest_of reads it; audit: 5 vCPUs, two nodes).
 QC_GUEST_PARAMS="scenario duration isolated housekeeping probes refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds"
 QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds"
 

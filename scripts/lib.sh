@@ -83,22 +83,30 @@ QC_SMP=4
 # parameters beside the scenario's own "# qc-kernel-args:" line),
 # QC_GUEST_TIMEOUT (s, "" for run.sh's 300 + 3 x duration) and
 # QC_GUEST_BENCH_RUNS (compare's timed and counted allocator runs).
-# The audit's guest is bigger: a second housekeeping CPU (the last) to take
-# offline, a second NUMA node to migrate pages to, and on it room for the
-# audit's 1 GiB hugetlb CMA area (hugetlb_cma=1:1G in its scenario), from
-# which the contiguous allocation succeeds (a 1 GiB page does not: every
-# other 1 GiB range holds some unmovable kernel page). Its window lasts as
-# long as its triggers take (~2 min on TCG), and it counts interruptions
-# only: no allocator benchmarks unless asked. Every other scenario boots
-# with the memory controller off: CONFIG_MEMCG is configured for the
-# audit's memcg trigger, and their page faults pay no charging.
+# A scenario that needs another guest says so on its own "# qc-guest:"
+# line, beside the reason (scenario audit), with these settings:
+#   smp=N  mem=MB  numa=MB,MB  memcg=on  timeout=S  bench-runs=N
+# Every guest boots with the memory controller off (cgroup_disable=memory)
+# unless its scenario says memcg=on: CONFIG_MEMCG is configured for the
+# audit's memcg trigger, and the others' page faults pay no charging.
+# An unknown scenario keeps the defaults (qc_check_inputs names it).
 qc_guest_of() {
-	case $1 in
-	audit) QC_GUEST_SMP=$((QC_SMP + 1)) QC_GUEST_MEM=3328 QC_GUEST_NUMA=2048,1280 QC_GUEST_ARGS=
-	       QC_GUEST_TIMEOUT=900 QC_GUEST_BENCH_RUNS=0 ;;
-	*) QC_GUEST_SMP=$QC_SMP QC_GUEST_MEM=2048 QC_GUEST_NUMA= QC_GUEST_ARGS="cgroup_disable=memory"
-	   QC_GUEST_TIMEOUT= QC_GUEST_BENCH_RUNS=5 ;;
-	esac
+	QC_GUEST_SMP=$QC_SMP QC_GUEST_MEM=2048 QC_GUEST_NUMA= QC_GUEST_ARGS="cgroup_disable=memory"
+	QC_GUEST_TIMEOUT= QC_GUEST_BENCH_RUNS=5
+	_f=$QC_ROOT/guest-init/scenarios/$1.sh
+	[ -f "$_f" ] || return 0
+	for _kv in $(sed -n 's/^# qc-guest: *//p' "$_f"); do
+		_val=${_kv#*=}
+		case $_kv in
+		smp=*) is_count "$_val" && QC_GUEST_SMP=$_val ;;
+		mem=*) is_count "$_val" && QC_GUEST_MEM=$_val ;;
+		numa=*,*) is_count "${_val%,*}" && is_count "${_val#*,}" && QC_GUEST_NUMA=$_val ;;
+		memcg=on) QC_GUEST_ARGS= ;;
+		timeout=*) is_count "$_val" && QC_GUEST_TIMEOUT=$_val ;;
+		bench-runs=*) case $_val in ''|*[!0-9]*) false ;; *) QC_GUEST_BENCH_RUNS=$_val ;; esac ;;
+		*) false ;;
+		esac || die "$_f: '# qc-guest:' setting '$_kv' is not one of smp=N mem=MB numa=MB,MB memcg=on timeout=S bench-runs=N"
+	done
 }
 
 # The guest scenarios: guest-init/scenarios/<name>.sh.

@@ -7,7 +7,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 
-ktap_plan 47
+ktap_plan 50
 
 expect_error "isolated list containing housekeeping CPU 0 is refused" \
 	"include housekeeping CPU 0" "$root/scripts/run.sh" -c 0-3
@@ -115,4 +115,15 @@ fi
 ktap_check "housekeeping_of 1-3 on 4 CPUs is 0" test "$(housekeeping_of 1-3 4)" = 0
 ktap_check "refill by default: every isolated CPU but the first, in hammer, quiet and audit only" \
 	test "$(qc_refill_cpus hammer 1-3 auto)/$(qc_refill_cpus quiet 1,3 auto)/$(qc_refill_cpus fifo 1-3 auto)/$(qc_refill_cpus hammer 1 auto)/$(qc_refill_cpus audit 1-3 auto)" = "2,3/3///2,3"
+# A scenario's guest: the defaults, or its own "# qc-guest:" line.
+ktap_check "the audit's guest is its scenario's qc-guest line; every other scenario's the default" \
+	test "$(qc_guest_of audit; echo "$QC_GUEST_SMP/$QC_GUEST_MEM/$QC_GUEST_NUMA/$QC_GUEST_ARGS/$QC_GUEST_TIMEOUT/$QC_GUEST_BENCH_RUNS")|$(qc_guest_of hammer; echo "$QC_GUEST_SMP/$QC_GUEST_MEM/$QC_GUEST_NUMA/$QC_GUEST_ARGS/$QC_GUEST_TIMEOUT/$QC_GUEST_BENCH_RUNS")" = \
+	"5/3328/2048,1280//900/0|4/2048//cgroup_disable=memory//5"
+mkdir -p "$scratch/guest/guest-init/scenarios"
+echo '# qc-guest: smp=5 mem=lots' > "$scratch/guest/guest-init/scenarios/bad.sh"
+echo '# qc-guest: swap=on' > "$scratch/guest/guest-init/scenarios/odd.sh"
+expect_one_error "a qc-guest setting that is not a number is refused, naming it and the file" quietcore \
+	"bad.sh: '# qc-guest:' setting 'mem=lots' is not one of" sh -c "QC_ROOT='$root'; . '$root/scripts/lib.sh'; QC_ROOT='$scratch/guest' qc_guest_of bad"
+expect_one_error "an unknown qc-guest setting is refused" quietcore \
+	"odd.sh: '# qc-guest:' setting 'swap=on' is not one of" sh -c "QC_ROOT='$root'; . '$root/scripts/lib.sh'; QC_ROOT='$scratch/guest' qc_guest_of odd"
 ktap_finish

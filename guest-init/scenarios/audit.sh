@@ -9,8 +9,15 @@
 # the same list say, per sub-window, whether the trigger's kernel path ran.
 # "/results/$QC_AUDIT_TXT": one line per trigger, "<name> <status> <what it did>",
 # status ran, failed or not-implemented. Then the planted-noise self-test.
-# The contiguous allocation's CMA area, on NUMA node 1 (scripts/lib.sh,
-# qc_guest_of, sizes the nodes):
+# The audit's guest is bigger than the others (read by scripts/lib.sh,
+# qc_guest_of): a second housekeeping CPU (the last, CPU 4) to take
+# offline, a second NUMA node (1280 MB, no CPUs) to migrate pages to, and
+# on it room for a 1 GiB hugetlb CMA area, from which the contiguous
+# allocation succeeds (a 1 GiB page does not: every other 1 GiB range
+# holds some unmovable kernel page); the memory controller for the memcg
+# trigger. Its window lasts as long as its triggers take (~2 min on TCG),
+# and it counts interruptions only: no allocator benchmarks unless asked.
+# qc-guest: smp=5 mem=3328 numa=2048,1280 memcg=on timeout=900 bench-runs=0
 # qc-kernel-args: hugetlb_cma=1:1G
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh
