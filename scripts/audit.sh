@@ -7,7 +7,9 @@
 #   {"triggers": [{"name", "probe", "status", "said", "result",
 #                  "window": {start_ns, end_ns, duration_ns}, "proof",
 #                  "interruptions", "expected", "by_cause", "excess_by_cause",
-#                  "cpus": {"1": {"interruptions", "by_cause"}, ...}}, ...],
+#                  "drains": {calls, reached, probes},
+#                  "cpus": {"1": {"interruptions", "by_cause",
+#                                 "exposure": {drains, pages}}, ...}}, ...],
 #    "baseline": {"duration_ns", "interruptions", "per_s", "by_cause",
 #                 "cpus": {...}, "gaps": N}}
 #
@@ -16,7 +18,11 @@
 # trigger), FAILED (it ran and failed), NOT-TRIGGERED (no proof event, i.e.
 # its kernel path was not entered in its sub-window: never a count),
 # MEASURED. "expected" is what the gaps' rate gives for the sub-window's
-# length; "excess_by_cause" the causes above their gap rate.
+# length; "excess_by_cause" the causes above their gap rate. "drains" and
+# each CPU's "exposure" are the analyzer's: the drain_all_pages() calls
+# that opened in the sub-window (any trigger's path may call it: memory
+# offline and contiguous allocation do) and how many of them freed pages
+# of that CPU, the evidence that a drain reached it.
 # The triggers and their probe functions come from tracing/probes/audit.list.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -108,7 +114,8 @@ for tp in $triggers; do
 		           excess_by_cause: ([$bc | to_entries[]
 		             | {key, value: (.value - (($b.by_cause[.key] // 0) / ($b.duration_ns / 1e9) * $s))}
 		             | select(.value >= 1)] | sort_by(-.value) | from_entries),
-		           cpus: ($a.cpus | map_values({interruptions, by_cause}))}
+		           drains: $a.drains,
+		           cpus: ($a.cpus | map_values({interruptions, by_cause, exposure}))}
 		      end
 		  end'
 done | jq -s --slurpfile b "$work/baseline.json" '{triggers: ., baseline: $b[0]}' > "$dir/$QC_AUDIT_JSON.tmp"

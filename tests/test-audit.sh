@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.." || exit 2
 FX=tests/fixtures/traces
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ktap_plan 31
+ktap_plan 33
 
 check() {
 	if [ "$2" = "$3" ]; then ktap_ok "$1"; else ktap_not_ok "$1"; ktap_diag "got:  $2" "want: $3"; fi
@@ -105,6 +105,12 @@ check "the baseline is the gaps: four of them, none inside a sub-window" \
 	"$(jq -r '.baseline.gaps' "$a")" 4
 check "a sub-window's count is its CPUs' counts summed" \
 	"$(jq -r '.triggers[] | select(.name == "pcp_drain") | (.interruptions == ([.cpus[].interruptions] | add))' "$a")" true
+# The drain calls the record names are those trace-cmd shows entering
+# drain_all_pages() (probe qc:drain_all) between pcp_drain's markers.
+check "pcp_drain's drain calls are the qc:drain_all events trace-cmd shows in its sub-window" \
+	"$(jq -r '.triggers[] | select(.name == "pcp_drain") | .drains.calls' "$a")" \
+	"$(trace-cmd report -t "$d/trace.dat" 2>/dev/null | awk '/qc: audit pcp_drain start/ { w = 1 } /qc: audit pcp_drain end/ { w = 0 }
+		w && / drain_all: / { n++ } END { print n + 0 }')"
 
 # --- the report: the fixture's audit.json under .audit of a summary ----------
 r=$tmp/run
@@ -120,6 +126,12 @@ ktap_check "its bh_lru row says NOT-TRIGGERED, with no count" \
 check "its vmstat_refresh row has the sub-window's count beside the gaps' rate" \
 	"$(row vmstat_refresh | grep -o '| [0-9]* (gaps: [0-9.]*)' | head -n1)" \
 	"| $(jq -r '.triggers[] | select(.name == "vmstat_refresh") | .interruptions' "$a") (gaps: 0)"
+check "its pcp_drain cell names each CPU's count, the path's entries and the drains that reached each CPU" \
+	"$(row pcp_drain | grep -o 'per CPU [^|]*' | sed 's/ *$//')" \
+	"$(jq -r '.triggers[] | select(.name == "pcp_drain")
+		| "per CPU " + ([.cpus | to_entries[] | "\(.key): \(.value.interruptions)"] | join(", "))
+		+ "; drain_all_pages() entered \(.proof)×; \(.drains.calls) drain_all_pages() calls, reaching CPU "
+		+ ([.cpus | to_entries[] | "\(.key) \(.value.exposure.drains)×"] | join(", "))' "$a")"
 ktap_check "the heat map is an SVG in plots/ and inline in the HTML" \
 	sh -c "grep -q '<svg' '$r/plots/audit.svg' && grep -q 'Isolation audit: interruptions' '$r/report.html'"
 

@@ -19,15 +19,28 @@ def mechanism:
 # The biggest excess cause of one trigger record: [cause, count] or null.
 def top_excess: (.excess_by_cause // {}) | to_entries | sort_by(-.value, .key) | .[0] // null;
 
+# A record's evidence: each isolated CPU's own count, and how often its
+# proof probe fired in the sub-window (the path's entries, on any CPU).
+# When drain_all_pages() ran in it, also how many calls opened there and
+# how many of them reached (freed pages of) each isolated CPU.
+def audit_evidence:
+	"; per CPU " + ([.cpus // {} | to_entries[] | "\(.key): \(.value.interruptions | thou)"] | join(", "))
+	+ "; \(.probe)() entered \(.proof | thou)×"
+	+ (if (.drains.calls // 0) == 0 then "" else
+	   "; \(plural(.drains.calls; "drain_all_pages() call"; "drain_all_pages() calls")), reaching CPU "
+	   + ([.cpus | to_entries[] | "\(.key) \(.value.exposure.drains // 0 | thou)×"] | join(", ")) end);
+
 # One matrix cell.
 def audit_cell:
 	if .result == "MEASURED" then
 		"\(.interruptions | thou) (gaps: \(.expected | rnd(1)))"
 		+ (top_excess | if . == null then ", no cause above the gaps" else ", top: \(.key | code) +\(.value | rnd(0) | thou)" end)
+		+ audit_evidence
 	elif .result == "NOT-TRIGGERED" then "**NOT-TRIGGERED** (no \("qcaudit:" + .name | code) event)"
 	elif .result == "NOT-IMPLEMENTED" then "not implemented: \(.said)"
 	elif .result == "FAILED" and .interruptions != null then
 		"**FAILED** (\(.said | rtrimstr(" "))), its path ran: \(.interruptions | thou) (gaps: \(.expected | rnd(1)))"
+		+ audit_evidence
 	elif .result == "FAILED" then "**FAILED**: \(.said)"
 	else "not run" end;
 
@@ -45,7 +58,7 @@ def audit_section:
 	if .audit == null then empty else
 	.audit as $a | ($a.variants | keys_unsorted) as $vs
 	| {h2: "Isolation audit"},
-	  {p: "Each housekeeping operation (a trigger) fired from a housekeeping CPU in its own marked sub-window of one window, in a fixed order, with quiet gaps of at least 1 s between them, while the isolated CPUs ran the measured workloads (oslat on \(.run.oslat_cpus // "–"), the refill workload on \(.run.refill_cpus // "–")). Each cell: the interruptions of the isolated CPUs in that trigger's sub-window, summed over them and counted by the analyzer's rule, beside what the gaps' rate gives for a window that long, and the cause furthest above its rate in the gaps. A trigger whose kernel path shows no event of its proof probe in its sub-window is **NOT-TRIGGERED**: nothing is claimed for it."},
+	  {p: "Each housekeeping operation (a trigger) fired from a housekeeping CPU in its own marked sub-window of one window, in a fixed order, with quiet gaps of at least 1 s between them, while the isolated CPUs ran the measured workloads (oslat on \(.run.oslat_cpus // "–"), the refill workload on \(.run.refill_cpus // "–")). Each cell: the interruptions of the isolated CPUs in that trigger's sub-window, summed over them and counted by the analyzer's rule, beside what the gaps' rate gives for a window that long, and the cause furthest above its rate in the gaps; then each isolated CPU's own count, and the evidence that the trigger ran: how often its kernel path (the proof probe) was entered in the sub-window, on any CPU. A trigger whose kernel path shows no event of its proof probe in its sub-window is **NOT-TRIGGERED**: nothing is claimed for it."},
 	  {table: {head: (["trigger", "kernel path probed"] + $vs), align: ("ll" + ($vs | map("l") | join(""))),
 		rows: [$a.triggers[] as $t
 			| [($t | code), ($a.variants[$vs[0]].triggers[] | select(.name == $t) | .probe + "()" | code)]

@@ -12,3 +12,5 @@ def thou: if . == null then "–" else round | tostring
 def pct: if . == null then "–" else (if . > 0 then "+" else "" end) + (rnd(2) | tostring) + " %" end;
 def secs: if . == null then "–" else rnd(1) | tostring end;
 def code: "`" + . + "`";
+# 1 "call" / 2 "calls", with the count written as thou writes it.
+def plural($n; $one; $many): "\($n | thou) \(if $n == 1 then $one else $many end)";

@@ -11,7 +11,6 @@
 include "format";
 include "audit";
 
-def plural($n; $one; $many): "\($n | thou) \(if $n == 1 then $one else $many end)";
 def cpulist: if length > 1 then (.[:-1] | join(", ")) + " and " + .[-1] elif length == 1 then .[0] else "none" end;
 def cpus_of: .cpus | keys_unsorted | map(tonumber) | sort | map(tostring);
 def is_named($p): . as $c | any($p.drain_causes[]; . as $re | $c | test($re));
