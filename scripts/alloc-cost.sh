@@ -91,8 +91,11 @@ for v in $variants; do
 				stats: (if ($s | length) == 0 then null else
 					{kernel_insns: ([$s[].kernel.insns] | stats), kernel_insns_nospin: ([$s[].kernel_insns_nospin] | stats),
 					 kernel_loads: ([$s[].kernel.loads] | stats), kernel_stores: ([$s[].kernel.stores] | stats),
+					 task_insns: ([$s[].task.insns] | stats), task_insns_nospin: ([$s[].task_insns_nospin] | stats),
+					 switches: ([$s[].switches] | stats),
 					 cpus_reached: ([$s[].cpus_reached] | stats), wall_us: ([$s[].wall_us] | stats)} end),
-				functions: (.functions | with_entries(select(.value >= 1)))})}}' > "$tmp/$v.cost"
+				functions: (.functions | with_entries(select(.value >= 1))),
+				task_functions: (.task_functions | with_entries(select(.value >= 1)))})}}' > "$tmp/$v.cost"
 done
 # In run order: one object, a key per variant.
 for v in $variants; do [ ! -f "$tmp/$v.cost" ] || cat "$tmp/$v.cost"; done | jq -s add

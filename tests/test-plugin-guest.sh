@@ -6,7 +6,10 @@
 # says (instructions, loads, stores), and the kernel instructions of its
 # getppid() calls must land in __x64_sys_getppid, exactly the instructions
 # of that straight-line function (vmlinux's disassembly) per call, twice as
-# many for twice the calls. A guest that never runs the markers is refused
+# many for twice the calls. The opener's-task split: a window with no
+# context switch gives its task everything; a window in which the program
+# sleeps gives its task every getppid() instruction and nothing of the idle
+# loop that ran meanwhile. A guest that never runs the markers is refused
 # in one line. Two boots of ~10 s each.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +19,7 @@ export QC_RESULTS="$scratch/results"
 . "$root/scripts/lib.sh"
 
 ktap_require qemu-system-x86_64 gcc make jq cpio
-ktap_plan 7
+ktap_plan 10
 loops=100000 calls=1000
 prog=$scratch/count-loops
 gcc -nostdlib -static -DLOOPS=$loops -DCALLS=$calls -o "$prog" "$root/tests/plugin/count-loops.S"
@@ -33,9 +36,9 @@ else
 	out=/nonexistent
 fi
 w() { jq -c "select(.vcpu == 1 and .window == $1) | $2" "$out/$QC_COST_FILE" 2>/dev/null; }
-ktap_check "four windows, all on CPU 1, the first incomplete and the rest complete" \
+ktap_check "five windows, all on CPU 1, the first incomplete and the rest complete" \
 	test "$(jq -sc 'map([.vcpu, .window, .complete])' "$out/$QC_COST_FILE" 2>/dev/null)" = \
-	'[[1,1,false],[1,2,true],[1,3,true],[1,4,true]]'
+	'[[1,1,false],[1,2,true],[1,3,true],[1,4,true],[1,5,true]]'
 
 expect=$(objdump -d "$prog" | awk -v from=counted_loop -v loops=$loops -f "$root/tests/plugin/window-count.awk")
 got=$(w 2 '[.user.insns, .user.loads, .user.stores]')
@@ -59,6 +62,18 @@ ktap_check "__x64_sys_getppid is straight-line in vmlinux ($n_fn instructions, n
 got=$(w 3 '.functions["__x64_sys_getppid"][0]') got2=$(w 4 '.functions["__x64_sys_getppid"][0]')
 ktap_check "attributed to __x64_sys_getppid: $calls x $n_fn and $((2 * calls)) x $n_fn instructions (got $got, $got2)" \
 	test "$got $got2" = "$((calls * n_fn)) $((2 * calls * n_fn))"
+
+# The opener's task (the context switch read off __switch_to_asm).
+ktap_check "window 3, no context switch: its task holds the whole kernel count ($(w 3 .kernel.insns) insns)" \
+	test "$(w 3 '[.opener_task.switches, .opener_task.kernel == .kernel]')" = '[0,true]'
+got=$(w 5 '[.functions["__x64_sys_getppid"][0], .opener_task.functions["__x64_sys_getppid"][0]]')
+ktap_check "window 5, getppid then a sleep: all $calls x $n_fn getppid instructions in its task (got $got)" \
+	test "$got" = "[$((calls * n_fn)),$((calls * n_fn))]"
+idle=$(w 5 '[.opener_task.switches, (.functions.default_idle_call[0] // 0), (.opener_task.functions.default_idle_call[0] // 0),
+	(.kernel.insns - .opener_task.kernel.insns)]')
+split_ok=$(echo "${idle:-null}" | jq '.[0] >= 2 and .[1] > 0 and .[2] == 0 and .[3] >= .[1]' 2>/dev/null)
+ktap_check "window 5: switched out and back, the idle loop outside its task (switches, idle insns in the window, in its task, the rest: $idle)" \
+	test "$split_ok" = true
 
 echo 'true' > "$scratch/none.sh"
 expect_error "a guest that never runs the markers: refused by the plugin's error line" \

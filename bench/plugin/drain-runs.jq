@@ -8,11 +8,15 @@
 #
 # The module's windows, in the order the plugin numbered them, are the
 # hammer's calls in call order (stats' samples_us): their numbers must
-# agree. CPUs a call reached: its entries of FUNCTION (drain-reach.list)
-# divided by the entries per CPU ("zones": once per zone). Output:
+# agree. Each window has the drainer's own task apart (the plugin's
+# "opener_task": the hammer's kthread, not what CPU 0 ran while the call
+# slept). CPUs a call reached: the drainer's entries of FUNCTION
+# (drain-reach.list) divided by the entries per CPU ("zones": once per
+# zone). Output:
 #   {function, entries_per_cpu, calls, samples: [{call, cpus_reached,
 #    kernel: {insns, loads, stores}, spin_insns, kernel_insns_nospin,
-#    wall_us}], functions: {name: insns}}
+#    task: {insns, loads, stores}, task_insns_nospin, switches,
+#    wall_us}], functions: {name: insns}, task_functions: {name: insns}}
 # with samples and functions for complete windows of calls that reached
 # at least one CPU. Anything that does not match is an error naming what.
 ($w | map(select(.opener == "module")) | sort_by(.window)) as $calls
@@ -27,16 +31,22 @@
     error("\($calls | length) drain windows but the hammer made \($h.calls) calls with \($h.samples_us | length) samples: they must match one to one")
   elif ($calls | map(.vcpu) | unique | length) != 1 then
     error("drain windows on vCPUs \($calls | map(.vcpu) | unique): the hammer runs on one CPU")
+  elif any($calls[]; .opener_task == null) then
+    error("drain windows without the drainer's own task (opener_task): the plugin found no __switch_to_asm in System.map, or is an old build")
   else . end
 | [range($calls | length) as $i | $calls[$i]
-   | (.entries[$fn] // error("drain window \(.window) has no entry count of \($fn): the plugin was not given entry=\($fn)")) as $e
-   | if $e % $k != 0 then error("drain window \(.window): \($e) entries of \($fn) is not a multiple of \($k) per CPU") else . end
+   | (.opener_task.entries[$fn] // error("drain window \(.window) has no entry count of \($fn): the plugin was not given entry=\($fn)")) as $e
+   | if $e % $k != 0 then error("drain window \(.window): \($e) entries of \($fn) by the drainer is not a multiple of \($k) per CPU") else . end
    | ([$spin[] as $s | .functions[$s][0] // 0] | add // 0) as $spun
+   | ([$spin[] as $s | .opener_task.functions[$s][0] // 0] | add // 0) as $task_spun
    | {call: ($i + 1), complete, cpus_reached: ($e / $k), kernel, spin_insns: $spun,
-      kernel_insns_nospin: (.kernel.insns - $spun), wall_us: $h.samples_us[$i],
-      functions: (.functions | map_values(.[0]))}] as $all
+      kernel_insns_nospin: (.kernel.insns - $spun),
+      task: .opener_task.kernel, task_insns_nospin: (.opener_task.kernel.insns - $task_spun),
+      switches: .opener_task.switches, wall_us: $h.samples_us[$i],
+      functions: (.functions | map_values(.[0])), task_functions: (.opener_task.functions | map_values(.[0]))}] as $all
 | ($all | map(select(.complete and .cpus_reached > 0))) as $used
-| {function: $fn, entries_per_cpu: $k, calls: ($all | length),
-   samples: ($used | map(del(.complete, .functions))),
-   functions: (($used | length) as $n | if $n == 0 then {} else
-       reduce ($used[] | .functions | to_entries[]) as $e ({}; .[$e.key] += $e.value / $n) end)}
+| def mean_of($f): ($used | length) as $n | if $n == 0 then {} else
+       reduce ($used[] | .[$f] | to_entries[]) as $e ({}; .[$e.key] += $e.value / $n) end;
+{function: $fn, entries_per_cpu: $k, calls: ($all | length),
+ samples: ($used | map(del(.complete, .functions, .task_functions))),
+ functions: mean_of("functions"), task_functions: mean_of("task_functions")}

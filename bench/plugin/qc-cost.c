@@ -49,6 +49,21 @@
  * entered (a recursive or looping jump back to its first byte would count
  * too; kernel functions do not do that).  "opener":"user"|"module" says
  * which kind of code executed the open marker.
+ *
+ * The opener's task: when System.map has __switch_to_asm, each line also
+ * has "opener_task":{"kernel":{...},"switches":N,"entries":{...},
+ * "functions":{...}}, the kernel counts of the task that executed the open
+ * marker alone (interrupts taken while it ran included), so that a window
+ * in which that task sleeps (a drain waiting for its grace period or its
+ * work items) separates its own work from whatever the vCPU ran meanwhile.
+ * Which task runs is read off the context switch itself: __switch_to_asm
+ * stores the outgoing task's stack pointer with movq %rsp, TASK_threadsp(%rdi)
+ * and loads the incoming one's with movq TASK_threadsp(%rsi), %rsp, so the
+ * address of those two accesses is &task->thread.sp, one per task.  The
+ * opener is the outgoing task of the window's first switch (it ran from the
+ * marker until then); "switches" counts the switches the window saw.  A
+ * window that entered __switch_to_asm without either access seen is refused:
+ * this kernel's switch is not the one the plugin knows.
  * Errors: one "quietcore: error: qc-cost: ..." line on stderr and QEMU
  * exits non-zero: bad arguments or System.map (at load), a marker out of
  * order, or no window ever closed (at exit) -- never an empty or zero
@@ -83,7 +98,14 @@ struct vcpu {
 	uint64_t entries[MAX_ENTRIES];	/* entries of each entry= function */
 	unsigned long window;	/* windows opened so far */
 	uint64_t count[2][NCOUNT];	/* [USER|KERNEL][INSNS|LOADS|STORES] */
-	uint64_t *fn;		/* per function: NCOUNT counters each */
+	uint64_t *fn;		/* per function: NCOUNT counters, then the opener's NCOUNT */
+	/* The opener's task (see the top comment). */
+	uint64_t opener;	/* &thread.sp of the opener, 0 until its first switch out */
+	int in_opener;		/* the opener's task is running */
+	uint64_t task_count[NCOUNT];	/* its kernel counts */
+	uint64_t task_entries[MAX_ENTRIES];
+	uint64_t switch_entries;	/* entries of __switch_to_asm */
+	uint64_t switches_out, switches_in;	/* its two stack-pointer accesses */
 } __attribute__((aligned(64)));	/* one vCPU per cache line: no false sharing */
 
 static qemu_plugin_id_t self;
@@ -97,6 +119,8 @@ static const char *out_path;
 static const char *entry_name[MAX_ENTRIES];
 static long entry_sym[MAX_ENTRIES];
 static unsigned int nentries;
+/* __switch_to_asm's System.map index, or -1: no opener_task in the output. */
+static long switch_sym = -1;
 
 /* 0: only markers instrumented; 1: flush requested; 2: all instrumented. */
 static atomic_int instrumented;
@@ -153,7 +177,11 @@ static void on_insn(unsigned int index, void *udata)
 		return;
 	}
 	c->count[KERNEL][INSNS]++;
-	c->fn[(k - 1) * NCOUNT + INSNS]++;
+	c->fn[(k - 1) * 2 * NCOUNT + INSNS]++;
+	if (c->in_opener) {
+		c->task_count[INSNS]++;
+		c->fn[(k - 1) * 2 * NCOUNT + NCOUNT + INSNS]++;
+	}
 }
 
 static void on_mem(unsigned int index, qemu_plugin_meminfo_t info,
@@ -171,7 +199,48 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info,
 		return;
 	}
 	c->count[KERNEL][what]++;
-	c->fn[(k - 1) * NCOUNT + what]++;
+	c->fn[(k - 1) * 2 * NCOUNT + what]++;
+	if (c->in_opener) {
+		c->task_count[what]++;
+		c->fn[(k - 1) * 2 * NCOUNT + NCOUNT + what]++;
+	}
+}
+
+/* __switch_to_asm entered: a context switch begins on this vCPU. */
+static void on_switch_enter(unsigned int index, void *udata)
+{
+	struct vcpu *c = vcpu_of(index);
+
+	(void)udata;
+	if (c && c->open)
+		c->switch_entries++;
+}
+
+/*
+ * One of __switch_to_asm's two stack-pointer accesses (udata: SWITCH_OUT
+ * or SWITCH_IN).  Out, movq %rsp, TASK_threadsp(%rdi): VADDR is
+ * &prev->thread.sp, and the window's first switch out is its opener's,
+ * which ran from the open marker to here.  In, movq TASK_threadsp(%rsi),
+ * %rsp: VADDR is &next->thread.sp.
+ */
+enum { SWITCH_OUT = 1, SWITCH_IN };
+
+static void on_switch(unsigned int index, qemu_plugin_meminfo_t info,
+		      uint64_t vaddr, void *udata)
+{
+	struct vcpu *c = vcpu_of(index);
+
+	(void)info;
+	if (!c || !c->open)
+		return;
+	if ((uintptr_t)udata == SWITCH_OUT) {
+		c->switches_out++;
+		if (!c->opener)
+			c->opener = vaddr;
+	} else {
+		c->switches_in++;
+		c->in_opener = vaddr == c->opener;
+	}
 }
 
 static void on_reset_done(qemu_plugin_id_t id)
@@ -199,7 +268,12 @@ static void on_open(unsigned int index, void *udata)
 	memset(c->count, 0, sizeof(c->count));
 	memset(c->entries, 0, sizeof(c->entries));
 	c->by_module = udata != NULL;
-	memset(c->fn, 0, nfn * NCOUNT * sizeof(*c->fn));
+	memset(c->fn, 0, nfn * 2 * NCOUNT * sizeof(*c->fn));
+	memset(c->task_count, 0, sizeof(c->task_count));
+	memset(c->task_entries, 0, sizeof(c->task_entries));
+	c->opener = 0;
+	c->in_opener = 1;
+	c->switch_entries = c->switches_out = c->switches_in = 0;
 	c->window++;
 	c->complete = atomic_load(&instrumented) == 2;
 	c->open = 1;
@@ -212,8 +286,11 @@ static void on_entry(unsigned int index, void *udata)
 {
 	struct vcpu *c = vcpu_of(index);
 
-	if (c && c->open)
+	if (c && c->open) {
 		c->entries[(uintptr_t)udata]++;
+		if (c->in_opener)
+			c->task_entries[(uintptr_t)udata]++;
+	}
 }
 
 static void put_counts(const uint64_t *n)
@@ -223,35 +300,26 @@ static void put_counts(const uint64_t *n)
 		(unsigned long long)n[STORES]);
 }
 
-static void on_close(unsigned int index, void *udata)
+static void put_entries(const uint64_t *n)
 {
-	struct vcpu *c = vcpu_of(index);
+	unsigned int i;
+
+	fputs(",\"entries\":{", out);
+	for (i = 0; i < nentries; i++)
+		fprintf(out, "%s\"%s\":%llu", i ? "," : "", entry_name[i],
+			(unsigned long long)n[i]);
+	fputc('}', out);
+}
+
+/* "functions":{name:[insns,loads,stores],...}: counter set SET of each. */
+static void put_functions(const struct vcpu *c, int set)
+{
 	const char *sep = "";
 	size_t i;
 
-	(void)udata;
-	if (!c || !c->open) {
-		fail("vCPU %u executed the close marker with no window open", index);
-		return;
-	}
-	c->open = 0;
-	pthread_mutex_lock(&out_lock);
-	fprintf(out, "{\"vcpu\":%u,\"window\":%lu,\"complete\":%s,\"opener\":\"%s\",\"kernel\":",
-		index, c->window, c->complete ? "true" : "false",
-		c->by_module ? "module" : "user");
-	put_counts(c->count[KERNEL]);
-	fputs(",\"user\":", out);
-	put_counts(c->count[USER]);
-	if (nentries) {
-		fputs(",\"entries\":{", out);
-		for (i = 0; i < nentries; i++)
-			fprintf(out, "%s\"%s\":%llu", i ? "," : "", entry_name[i],
-				(unsigned long long)c->entries[i]);
-		fputc('}', out);
-	}
 	fputs(",\"functions\":{", out);
 	for (i = 0; i < nfn; i++) {
-		const uint64_t *n = &c->fn[i * NCOUNT];
+		const uint64_t *n = &c->fn[i * 2 * NCOUNT + set * NCOUNT];
 
 		if (!n[INSNS] && !n[LOADS] && !n[STORES])
 			continue;
@@ -261,7 +329,46 @@ static void on_close(unsigned int index, void *udata)
 			(unsigned long long)n[LOADS], (unsigned long long)n[STORES]);
 		sep = ",";
 	}
-	fputs("}}\n", out);
+	fputc('}', out);
+}
+
+static void on_close(unsigned int index, void *udata)
+{
+	struct vcpu *c = vcpu_of(index);
+
+	(void)udata;
+	if (!c || !c->open) {
+		fail("vCPU %u executed the close marker with no window open", index);
+		return;
+	}
+	c->open = 0;
+	if (switch_sym >= 0 && c->complete &&
+	    (c->switches_out != c->switch_entries || c->switches_in != c->switch_entries)) {
+		fail("vCPU %u window %lu entered __switch_to_asm %llu times but saw %llu stack switches out and %llu in: this kernel's context switch is not the one the plugin reads (movq %%rsp, TASK_threadsp(%%rdi); movq TASK_threadsp(%%rsi), %%rsp)",
+		     index, c->window, (unsigned long long)c->switch_entries,
+		     (unsigned long long)c->switches_out, (unsigned long long)c->switches_in);
+		return;
+	}
+	pthread_mutex_lock(&out_lock);
+	fprintf(out, "{\"vcpu\":%u,\"window\":%lu,\"complete\":%s,\"opener\":\"%s\",\"kernel\":",
+		index, c->window, c->complete ? "true" : "false",
+		c->by_module ? "module" : "user");
+	put_counts(c->count[KERNEL]);
+	fputs(",\"user\":", out);
+	put_counts(c->count[USER]);
+	if (nentries)
+		put_entries(c->entries);
+	put_functions(c, 0);
+	if (switch_sym >= 0) {
+		fputs(",\"opener_task\":{\"kernel\":", out);
+		put_counts(c->task_count);
+		fprintf(out, ",\"switches\":%llu", (unsigned long long)c->switches_in);
+		if (nentries)
+			put_entries(c->task_entries);
+		put_functions(c, 1);
+		fputc('}', out);
+	}
+	fputs("}\n", out);
 	if (fflush(out))
 		fail("cannot write '%s': %s", out_path, strerror(errno));
 	pthread_mutex_unlock(&out_lock);
@@ -272,6 +379,21 @@ static int is_marker(const struct qemu_plugin_insn *insn, const unsigned char *m
 {
 	return qemu_plugin_insn_size(insn) == 3 &&
 	       !memcmp(qemu_plugin_insn_data(insn), m, 3);
+}
+
+/*
+ * REX.W OPCODE with a ModRM of %rsp and a displacement from register RM:
+ * 48 89 67/a7 is movq %rsp, disp(%rdi); 48 8b 66/a6 is movq disp(%rsi), %rsp.
+ */
+static int is_rsp_move(const struct qemu_plugin_insn *insn, unsigned char opcode, int rm)
+{
+	const unsigned char *b = qemu_plugin_insn_data(insn);
+	int mod;
+
+	if (qemu_plugin_insn_size(insn) < 4 || b[0] != 0x48 || b[1] != opcode)
+		return 0;
+	mod = b[2] >> 6;
+	return (mod == 1 || mod == 2) && ((b[2] >> 3) & 7) == 4 && (b[2] & 7) == rm;
 }
 
 /* Where a marker may be: user code, or kernel text beyond System.map. */
@@ -306,6 +428,23 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (!all)
 			continue;
 		k = (void *)insn_class(vaddr);
+		if (switch_sym >= 0 && (uintptr_t)k == 1 + (uintptr_t)switch_sym) {
+			if (vaddr == ksyms.sym[switch_sym].addr)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_switch_enter,
+								       QEMU_PLUGIN_CB_NO_REGS, NULL);
+			/*
+			 * Each of the two makes one access, so MEM_RW: QEMU 7.2
+			 * matches a load against a callback's W bit and never
+			 * against an R-only one (seen here: an R callback on the
+			 * load never ran).
+			 */
+			if (is_rsp_move(insn, 0x89, 7))
+				qemu_plugin_register_vcpu_mem_cb(insn, on_switch, QEMU_PLUGIN_CB_NO_REGS,
+								 QEMU_PLUGIN_MEM_RW, (void *)SWITCH_OUT);
+			if (is_rsp_move(insn, 0x8b, 6))
+				qemu_plugin_register_vcpu_mem_cb(insn, on_switch, QEMU_PLUGIN_CB_NO_REGS,
+								 QEMU_PLUGIN_MEM_RW, (void *)SWITCH_IN);
+		}
 		for (e = 0; e < nentries; e++)
 			if (vaddr >> 63 && ksyms.sym[entry_sym[e]].addr == vaddr)
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry,
@@ -398,6 +537,10 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			return -1;
 		}
 	}
+	/* The index insn_class() gives its address, whatever its aliases. */
+	switch_sym = ksyms_lookup(&ksyms, "__switch_to_asm");
+	if (switch_sym >= 0)
+		switch_sym = ksyms_find(&ksyms, ksyms.sym[switch_sym].addr);
 	nvcpus = info->system.max_vcpus;
 	vcpus = aligned_alloc(64, nvcpus * sizeof(*vcpus));
 	if (!vcpus) {
@@ -406,7 +549,7 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	memset(vcpus, 0, nvcpus * sizeof(*vcpus));
 	for (i = 0; i < nvcpus; i++) {
-		vcpus[i].fn = calloc(nfn * NCOUNT, sizeof(*vcpus[i].fn));
+		vcpus[i].fn = calloc(nfn * 2 * NCOUNT, sizeof(*vcpus[i].fn));
 		if (!vcpus[i].fn) {
 			fail("out of memory");
 			return -1;

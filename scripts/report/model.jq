@@ -228,19 +228,23 @@ def cost:
 		   end),
 		(if [$order[] | $ac[.].drain // empty] == [] then empty else
 		 def m0: if . == null then "–" else "\(.mean | rnd(0)) ± \(.sd // 0 | rnd(0))" end;
-		 {p: "The drain's own cost: the instructions the housekeeping CPU executed during each drain_all_pages() call of qc_hammer (markers=1: each call is one plugin window on CPU 0), for the calls that reached at least one CPU with pages (isolated CPUs 1-3 refilling every 20 ms); mean ± sd over the calls. CPUs reached: the call's entries of the variant's per-CPU function (bench/plugin/drain-reach.list) per CPU."},
-		 {table: {head: ["variant", "per-CPU function", "calls", "reached", "CPUs reached", "kernel insns/call", "without spin-wait", "loads/call", "stores/call", "wall time/call (µs, qc_hammer)"],
-			align: "llrrrrrrrr",
+		 {p: "The drain's own cost: the instructions the housekeeping CPU executed during each drain_all_pages() call of qc_hammer (markers=1: each call is one plugin window on CPU 0), for the calls that reached at least one CPU with pages (isolated CPUs 1-3 refilling every 20 ms); mean ± sd over the calls. Whole call: everything CPU 0 executed from the call's start to its return. The drainer's own task: the hammer's kthread alone (interrupts taken while it ran included), told apart by the plugin at each context switch (__switch_to_asm); the rest is what CPU 0 ran while the call slept. CPUs reached: the drainer's own entries of the variant's per-CPU function (bench/plugin/drain-reach.list) per CPU."},
+		 {table: {head: ["variant", "per-CPU function", "calls", "reached", "CPUs reached", "insns/call, whole call", "without spin-wait", "the drainer's own task", "its own without spin-wait", "context switches/call", "loads/call", "stores/call", "wall time/call (µs, qc_hammer)"],
+			align: "llrrrrrrrrrrr",
 			rows: [$order[] as $v | $ac[$v].drain // empty | .stats as $s
 				| [$v, (.function | code), (.calls | tostring), (.reached_calls | tostring),
 				   ($s.cpus_reached | if . == null then "–" else "\(.mean | rnd(2))" end),
 				   ($s.kernel_insns | m0), ($s.kernel_insns_nospin | m0),
+				   ($s.task_insns | m0), ($s.task_insns_nospin | m0),
+				   ($s.switches | if . == null then "–" else "\(.mean | rnd(1))" end),
 				   ($s.kernel_loads | m0), ($s.kernel_stores | m0), ($s.wall_us | m0)]]}},
-		 {p: "The plugin counts executed instructions, not wall time: rcu's synchronize_rcu() grace-period wait and wq's flush_work() wait cost no instruction of the caller while it sleeps, so they are not in these figures; the wall time beside them is qc_hammer's own per-call measurement of the same calls (its stats file), taken under the plugin, which slows the guest several times. What CPU 0 runs while a call sleeps is in its window: idle entry, interrupts, the RCU grace-period kthread, CPU 0's own drain work item (wq), other work queued from CPU 0 (which wq's queue_work_on() count would then include). Where the pages are freed differs: wq frees them on each reached CPU (its work item; not counted here, except CPU 0's), rcu and spinlock free them on the caller, in this figure. The functions table below says where the instructions went."},
-		 ([$order[] as $v | $ac[$v].drain // empty | .functions | to_entries[] | .key] | unique) as $fns
-		 | ([$fns[] as $f | {f: $f, v: [$order[] as $v | $ac[$v].drain.functions[$f] // 0]}] | sort_by(-(.v | max)) | .[:15]) as $rows
-		 | {table: {head: (["function"] + [$order[] | "\(.) insns/call"]), align: ("l" + ("r" * ($order | length))),
+		 {p: "The plugin counts executed instructions, not wall time: rcu's synchronize_rcu() grace-period wait and wq's flush_work() wait cost no instruction of the caller while it sleeps, so they are not in these figures; the wall time beside them is qc_hammer's own per-call measurement of the same calls (its stats file), taken under the plugin, which slows the guest several times. What CPU 0 runs while a call sleeps is in the whole call but not in the drainer's own task: idle entry, the RCU grace-period kthread, CPU 0's own drain work item (wq), CPU 0's other tasks. Where the pages are freed differs: wq frees them on each reached CPU (its work item; not counted here, except CPU 0's, which runs in a kworker), rcu and spinlock free them in the drainer's own task. The functions table below says where the drainer's own instructions went."},
+		 ([$order[] as $v | $ac[$v].drain // empty | .task_functions // {} | to_entries[] | .key] | unique) as $fns
+		 | ([$fns[] as $f | {f: $f, v: [$order[] as $v | $ac[$v].drain.task_functions[$f] // 0]}] | sort_by(-(.v | max)) | .[:15]) as $rows
+		 | if $rows == [] then empty else
+		   {table: {head: (["function (the drainer's own task)"] + [$order[] | "\(.) insns/call"]), align: ("l" + ("r" * ($order | length))),
 			rows: [$rows[] | [(.f | code)] + [.v[] | rnd(0) | tostring]]}}
+		   end
 		 end))
 	end;
 

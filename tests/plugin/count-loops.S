@@ -3,7 +3,7 @@
  * count-loops: the guest program that checks qc-cost in a booted kernel
  * (tests/test-plugin-guest.sh).
  * No libc, so every instruction between the markers is in this file and its
- * disassembly says exactly how many run.  Four windows, in this order:
+ * disassembly says exactly how many run.  Five windows, in this order:
  *
  *  1. warm-up: the first open marker makes qc-cost instrument everything
  *     (a translation-cache flush); this window is "complete":false.
@@ -12,6 +12,9 @@
  *  3. getppid x CALLS, 4. getppid x 2 * CALLS: the kernel's
  *     __x64_sys_getppid runs CALLS (2 * CALLS) times, each call the same
  *     straight-line path.
+ *  5. getppid x CALLS, then a 10 ms nanosleep inside the window: the vCPU
+ *     runs something else (idle) while this task sleeps, so the window's
+ *     "opener_task" must hold all of getppid and none of what ran meanwhile.
  *
  * Between windows it sleeps 10 ms (nanosleep), so the flush of window 1 is
  * done before window 2 opens.  Exit status 0.
@@ -55,6 +58,16 @@ counted_loop_end:
 	call pause
 	mov $(2 * CALLS), %r12d
 	call getppids
+	call pause
+
+	OPEN
+	mov $CALLS, %r12d
+3:	mov $SYS_getppid, %eax
+	syscall
+	dec %r12d
+	jnz 3b
+	call pause
+	CLOSE
 
 	mov $SYS_exit, %eax
 	xor %edi, %edi
