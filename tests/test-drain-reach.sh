@@ -1,0 +1,51 @@
+#!/bin/sh
+# qc-test: slow
+# The counted drain's reach rule (bench/plugin/drain-reach.list: the
+# drainer's own entries of each variant's per-CPU function, per CPU),
+# checked call by call against the kernel's own exposure probes
+# (tracing/probes/<variant>.list) in the same boot: for every
+# drain_all_pages() call of qc_hammer markers=1, the CPUs the plugin says
+# it reached must be the distinct CPUs whose lists a qc:drain_cpu event
+# drained between that call's entry and return. One boot per variant
+# (~30 s each); the calls must reach CPUs, or the check proves nothing.
+. "$(dirname "$0")/ktap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export QC_RESULTS="$scratch/results"
+. "$root/scripts/lib.sh"
+
+ktap_require qemu-system-x86_64 jq trace-cmd
+variants=$(qc_variants)
+ktap_plan $(($(echo $variants | wc -w) * 2))
+spin=$(grep -v -e '^#' -e '^[[:space:]]*$' "$root/bench/plugin/spin-wait.list" | jq -Rsc 'split("\n") | map(select(length > 0))')
+for v in $variants; do
+	if ! out=$("$root/scripts/run.sh" -V "$v" --no-build --guest-script "$root/tests/plugin/drain-reach-guest.sh" \
+			--count-cost 2>"$scratch/log"); then
+		ktap_not_ok "$v: the counted drain under the exposure probes ran"
+		ktap_diag "$(tail -n 3 "$scratch/log")"
+		ktap_not_ok "$v: the plugin's CPUs reached equal the probes' on every call (no run)"
+		continue
+	fi
+	reach=$(qc_drain_reach "$v")
+	plugin=$(jq -n --slurpfile w "$out/$QC_COST_FILE" --slurpfile hammer "$out/$QC_DRAIN_HAMMER" \
+		--arg fn "${reach%% *}" --arg per "${reach#* }" --argjson zones "$(cat "$out/$QC_DRAIN_ZONES")" \
+		--argjson spin "$spin" -f "$root/bench/plugin/drain-runs.jq" 2>"$scratch/err" |
+		jq -c '[.samples[] | {call, cpus_reached}]')
+	probes=$(trace-cmd report "$out/drain-reach.dat" 2>/dev/null | awk -f "$root/tests/plugin/probe-reach.awk" | jq -sc .)
+	calls=$(jq -r .calls "$out/$QC_DRAIN_HAMMER")
+	reached=$(echo "${plugin:-[]}" | jq 'length')
+	ktap_check "$v: $calls drain_all_pages() calls, counted and traced, $reached of them reaching a CPU with pages" \
+		test "$(echo "${probes:-[]}" | jq length)" = "$calls" -a "${reached:-0}" -gt 0
+	# The plugin keeps the calls that reached a CPU, in complete windows
+	# (the first, which switched the counting on, is not); the probes say
+	# so for every call. The two must agree on the calls the plugin keeps,
+	# and the probes must see no CPU in its other complete windows.
+	complete=$(jq -sc '[.[] | select(.opener == "module")] | sort_by(.window) | map(.complete)' "$out/$QC_COST_FILE")
+	same=$(jq -n --argjson p "${plugin:-null}" --argjson t "${probes:-null}" --argjson c "$complete" \
+		'$p != null and $t != null and ([$p[] | .cpus_reached == $t[.call - 1]] | all)
+		 and ([range($t | length) | select($c[.])] - [$p[].call - 1] | map($t[.]) | all(. == 0))')
+	ktap_check "$v: the plugin's CPUs reached equal the probes' on every call (plugin $(echo "$plugin" | jq -c 'map(.cpus_reached)'), probes $probes)" \
+		test "$same" = true
+done
+ktap_finish
