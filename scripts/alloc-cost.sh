@@ -23,6 +23,7 @@ spin=$(grep -v -e '^#' -e '^[[:space:]]*$' "$plugin/spin-wait.list" | jq -Rsc 's
 metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns_nospin",
 	  "kernel_loads": ".kernel.loads", "kernel_stores": ".kernel.stores",
 	  "kernel_loads_nospin": ".kernel_loads_nospin", "kernel_stores_nospin": ".kernel_stores_nospin",
+	  "task_insns": ".task_insns", "task_insns_nospin": ".task_insns_nospin",
 	  "spin_insns": ".spin_insns", "user_insns": ".user_insns"}'
 
 any=no

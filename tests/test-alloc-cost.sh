@@ -11,14 +11,16 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 ktap_require jq make gcc
-ktap_plan 19
+ktap_plan 23
 
 # win VCPU N COMPLETE KINSNS SPIN: one window line; SPIN instructions of it
 # in queued_spin_lock_slowpath (listed in spin-wait.list), the rest in
 # rmqueue_bulk; 10 loads and 20 stores in the kernel, 3 user instructions.
+# pft's own task (opener_task): 5 instructions fewer (what its CPU ran while
+# the thread was blocked), 1 of them spin-wait.
 win() {
-	printf '{"vcpu":%s,"window":%s,"complete":%s,"kernel":{"insns":%s,"loads":10,"stores":20},"user":{"insns":3,"loads":0,"stores":0},"functions":{"rmqueue_bulk":[%s,10,20],"queued_spin_lock_slowpath":[%s,0,0]}}\n' \
-		"$1" "$2" "$3" "$4" $(($4 - $5)) "$5"
+	printf '{"vcpu":%s,"window":%s,"complete":%s,"kernel":{"insns":%s,"loads":10,"stores":20},"user":{"insns":3,"loads":0,"stores":0},"functions":{"rmqueue_bulk":[%s,10,20],"queued_spin_lock_slowpath":[%s,0,0]},"opener_task":{"kernel":{"insns":%s,"loads":10,"stores":20},"switches":2,"functions":{"rmqueue_bulk":[%s,10,20],"queued_spin_lock_slowpath":[%s,0,0]}}}\n' \
+		"$1" "$2" "$3" "$4" $(($4 - $5)) "$5" $(($4 - 5)) $(($4 - $5 - 4)) $(($5 > 0 ? $5 - 1 : 0))
 }
 # drain N ENTRIES KINSNS: drain window N on vCPU 0, opened by the module;
 # 100 of KINSNS spun. The drainer's own task (opener_task): ENTRIES of the
@@ -62,6 +64,11 @@ ktap_check "per fault: kernel instructions with and without spin-wait, loads, st
 # mean 101, sd 1, CV 0.990...%; rcu 111: +9.90 % vs wq.
 ktap_check "mean, sd, CV, and rcu against wq by Welch (+9.90 %, significant)" \
 	test "$(q '[.wq.threads["1"].kernel_insns_nospin | .mean, .sd, (.cv_pct * 1000 | round)] + [.rcu.threads["1"].kernel_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant]')" = '[101,1,990,990,true]'
+# pft's own task: (1005 - 5) / 10 = 100 in the task, less 0.4 spun = 99.6; mean 100.6, rcu +9.94 %.
+ktap_check "per fault in pft's own task, with and without spin-wait" \
+	test "$(q '.wq.samples[0] | [.task_insns, .task_insns_nospin]')" = '[100,99.6]'
+ktap_check "pft's own task: mean and rcu against wq by Welch" \
+	test "$(q '[(.wq.threads["1"].task_insns_nospin.mean * 10 | round), (.rcu.threads["1"].task_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant)]')" = '[1006,994,true]'
 ktap_check "drain: the calls that reached a CPU, their CPUs by the per-CPU rule (rcu per zone), instructions, wall time" \
 	test "$(q '[.wq, .rcu | .drain.samples | map([.call, .cpus_reached, .kernel.insns, .kernel_insns_nospin, .wall_us])]')" = '[[[1,3,500,400,10],[3,2,300,200,30]],[[1,3,500,400,10],[3,2,300,200,30]]]'
 ktap_check "drain: mean per call, CPUs reached, wall time, per-function instructions per call" \
@@ -82,6 +89,8 @@ ktap_check "report: the Instruction cost section, rcu +9.9 % vs wq without spin-
 	sh -c "grep -q '^## Instruction cost (TCG plugin)' '$md' && grep -q '^| rcu | 1 | 3 | 111.5 ± 1 | .* | 111 ± 1 | .* | +9.9 % (p .*significant' '$md' && grep -q '<svg' '$rep/plots/alloc-cost.svg'"
 ktap_check "report: the per-function table names rmqueue_bulk, +10 per fault for rcu" \
 	grep -q '^| `rmqueue_bulk` | 101 | +10 |' "$md"
+ktap_check "report: pft's own threads, rcu 110.6 per fault, +9.94 % vs wq, 0.5 left out per fault" \
+	grep -q "^| rcu | 1 | 110.6 ± 1 | 0.904 % | +9.94 % (p .*significant.*) | 0.5 |" "$md"
 
 ktap_check "report: the drain table, rcu's per-CPU function, 2 of 3 calls, 400 insns per call, wall time 20 µs" \
 	grep -q '^| rcu | `drain_detached_pcplists` | 3 | 2 | 2.5 | 400 ± 141 | 300 ± 141 | 200 ± 141 | 100 ± 141 | 2 | 7 ± 0 | 9 ± 0 | 20 ± 14 |' "$md"
@@ -90,13 +99,15 @@ refused() { expect_one_error "$1" quietcore "$2" "$root/scripts/alloc-cost.sh" "
 cp "$scratch/run/rcu-cost/alloc-cost.jsonl" "$scratch/good"
 win 3 1 true 50 0 >> "$scratch/run/rcu-cost/alloc-cost.jsonl"
 refused "refused: a window no pft run accounts for" "do not match"
+jq -c 'if .opener == null then del(.opener_task) else . end' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
+refused "refused: pft windows without pft's own task (no __switch_to_asm, an old plugin)" "without pft's own task"
 grep -v '"opener":"module"' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
 refused "refused: no drain window (the hammer without markers)" "no drain window"
 grep -v '"window":3,"complete":true,"opener":"module"' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
 refused "refused: drain windows and the hammer's calls do not match one to one" "must match one to one"
 sed 's/"drain_detached_pcplists":6/"drain_detached_pcplists":5/' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
 refused "refused: entries that are not a whole number of CPUs" "not a multiple"
-jq -c 'del(.opener_task)' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
+jq -c 'if .opener == "module" then del(.opener_task) else . end' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
 refused "refused: drain windows without the drainer's own task (no __switch_to_asm, an old plugin)" "without the drainer's own task"
 cp "$scratch/good" "$scratch/run/rcu-cost/alloc-cost.jsonl"
 cp "$scratch/run/rcu-cost/drain-hammer.json" "$scratch/hammer"

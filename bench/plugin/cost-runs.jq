@@ -11,8 +11,11 @@
 # their open). Output: one object per measured run, counts per fault:
 #   {threads, faults, kernel: {insns, loads, stores}, spin_insns,
 #    kernel_insns_nospin, kernel_loads_nospin, kernel_stores_nospin,
-#    user_insns, functions: {name: insns}}
-# ("spin": the functions of bench/plugin/spin-wait.list, passed as $spin.)
+#    task_insns, task_insns_nospin, user_insns, functions: {name: insns}}
+# ("spin": the functions of bench/plugin/spin-wait.list, passed as $spin;
+# task: pft's own threads, the plugin's opener_task, without what their
+# CPUs ran while a thread was blocked: the idle loop, other tasks, the
+# switches to and from them.)
 # Anything that does not match is an error naming what.
 def per(n): . / n;
 ($w | map(select(.opener != "module")) | group_by(.vcpu) | map({key: (.[0].vcpu | tostring), value: sort_by(.window)})
@@ -23,7 +26,9 @@ def per(n): . / n;
     | ($run.cpus | map(tostring)) as $cpus
     | [$cpus[] as $c | $by_cpu[$c][$s.used[$c] // 0]
        // error("pft run \($run.run) (\($run.threads) thread(s)) ran on CPU \($c) but the plugin closed no window there for it: were the markers executed?")] as $ws
-    | if ($run.warmup | not) and ($ws | all(.complete) | not) then
+    | if ($run.warmup | not) and ($ws | any(.opener_task == null)) then
+        error("pft run \($run.run) (\($run.threads) thread(s)) has a window without pft's own task (opener_task): the plugin found no __switch_to_asm in System.map, or is an old build")
+      elif ($run.warmup | not) and ($ws | all(.complete) | not) then
         error("a measured pft run (\($run.threads) thread(s), run \($run.run)) has a window that opened before the plugin instrumented everything: the scenario needs its warm-up run first")
       else . end
     | reduce $cpus[] as $c (.; .used[$c] = ((.used[$c] // 0) + 1))
@@ -40,6 +45,10 @@ def per(n): . / n;
              kernel_insns_nospin: (($k[0] - $spun[0]) | per($run.faults)),
              kernel_loads_nospin: (($k[1] - $spun[1]) | per($run.faults)),
              kernel_stores_nospin: (($k[2] - $spun[2]) | per($run.faults)),
+             task_insns: ($ws | map(.opener_task.kernel.insns) | add | per($run.faults)),
+             task_insns_nospin: ((($ws | map(.opener_task.kernel.insns) | add)
+                                  - ([$spin[] as $n | $ws[] | .opener_task.functions[$n][0] // 0] | add // 0))
+                                 | per($run.faults)),
              user_insns: ($ws | map(.user.insns) | add | per($run.faults)),
              functions: ($fn | map_values(.[0] | per($run.faults)))}]
       end)
