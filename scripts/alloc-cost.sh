@@ -49,26 +49,32 @@ done
 [ "$any" = yes ] || { echo null; exit 0; }
 
 make -s -f "$QC_ROOT/bench/Makefile" BENCH_OUT="$tmp" "$tmp/welch" >/dev/null || die "bench/welch does not build"
-# welch_of V THREADS METRIC: Welch's test of V against the baseline, or null.
-welch_of() {
-	[ "$1" != "$baseline" ] && [ -f "$tmp/$baseline.runs" ] || { echo null; return; }
-	for x in "$baseline" "$1"; do
-		jq -r --argjson t "$2" --arg m "$3" --argjson metrics "$metrics" \
-			'.[] | select(.threads == $t) | getpath($metrics[$m] | ltrimstr(".") | split("."))' \
-			"$tmp/$x.runs" > "$tmp/w-$x"
-	done
-	"$tmp/welch" --json "$tmp/w-$baseline" "$tmp/w-$1" 2>/dev/null || echo null
+# Every figure's samples, one file per variant, thread count and metric
+# ($tmp/s/V.THREADS.METRIC, one sample a line), written by one jq a variant:
+# a jq and a welch per figure made this step take half a minute.
+mkdir -p "$tmp/s"
+for v in $variants; do
+	[ -f "$tmp/$v.runs" ] || continue
+	jq -r --argjson metrics "$metrics" '.[] as $r | $metrics | to_entries[]
+		| (.value | ltrimstr(".") | split(".")) as $p | "\($r.threads).\(.key) \($r | getpath($p))"' "$tmp/$v.runs" |
+		awk -v dir="$tmp/s/$v" '{ print $2 > (dir "." $1) }'
+done
+# tests_of V: {THREADS: {METRIC: Welch's test of V against the baseline, or
+# null}} for every figure V has samples of.
+tests_of() {
+	for f in "$tmp/s/$1".*; do
+		key=${f#"$tmp/s/$1".}
+		w=null
+		if [ "$1" != "$baseline" ] && [ -f "$tmp/s/$baseline.$key" ]; then
+			w=$("$tmp/welch" --json "$tmp/s/$baseline.$key" "$f" 2>/dev/null) || w=null
+		fi
+		printf '{"t":"%s","m":"%s","w":%s}\n' "${key%%.*}" "${key#*.}" "$w"
+	done | jq -sc 'reduce .[] as $x ({}; .[$x.t][$x.m] = ($x.w | if . == null then null else {diff_pct, t, df, p, significant} end))'
 }
 
 for v in $variants; do
 	[ -f "$tmp/$v.runs" ] || continue
-	tests='{}'
-	for t in $(jq -r 'map(.threads) | unique[]' "$tmp/$v.runs"); do
-		for m in $(echo "$metrics" | jq -r 'keys[]'); do
-			tests=$(echo "$tests" | jq --arg t "$t" --arg m "$m" --argjson w "$(welch_of "$v" "$t" "$m")" \
-				'.[$t][$m] = (if $w == null then null else $w | {diff_pct, t, df, p, significant} end)')
-		done
-	done
+	tests=$(tests_of "$v")
 	jq -n --arg v "$v" --slurpfile runs "$tmp/$v.runs" --slurpfile drain "$tmp/$v.drain" \
 		--argjson tests "$tests" --argjson metrics "$metrics" --arg dir "$(qc_label "$v" "" "$QC_TAG_COST")" '
 		def stats: length as $n | (add / $n) as $m
