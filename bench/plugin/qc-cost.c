@@ -62,8 +62,8 @@
  * address of those two accesses is &task->thread.sp, one per task.  The
  * opener is the outgoing task of the window's first switch (it ran from the
  * marker until then); "switches" counts the switches the window saw.  A
- * window that entered __switch_to_asm without either access seen is refused:
- * this kernel's switch is not the one the plugin knows.
+ * window in which not every entry of __switch_to_asm showed both accesses
+ * is refused: this kernel's switch is not the one the plugin knows.
  * Errors: one "quietcore: error: qc-cost: ..." line on stderr and QEMU
  * exits non-zero: bad arguments or System.map (at load), a marker out of
  * order, or no window ever closed (at exit) -- never an empty or zero
