@@ -18,7 +18,7 @@ plugin=$QC_ROOT/bench/plugin
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-spin=$(grep -v -e '^#' -e '^[[:space:]]*$' "$plugin/spin-wait.list" | jq -Rsc 'split("\n") | map(select(length > 0))')
+spin=$(qc_spin_wait)
 # The figures per fault that get statistics, and how a run's object holds each.
 metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns_nospin",
 	  "kernel_loads": ".kernel.loads", "kernel_stores": ".kernel.stores",
@@ -39,10 +39,7 @@ for v in $variants; do
 		die "$v's counted benchmark: $(sed 's/^jq: error[^:]*: //' "$tmp/err" | head -n1)"
 	# The drain's own cost (scenario cost's hammer with markers=1).
 	[ -s "$d/$QC_DRAIN_HAMMER" ] || die "$d/$QC_DRAIN_HAMMER is missing or empty: the counted drain of $v did not record (rerun make compare)"
-	reach=$(qc_drain_reach "$v")
-	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile hammer "$d/$QC_DRAIN_HAMMER" \
-		--arg fn "${reach%% *}" --arg per "${reach#* }" --argjson zones "$(cat "$d/$QC_DRAIN_ZONES" 2>/dev/null || echo 0)" \
-		--argjson spin "$spin" -f "$plugin/drain-runs.jq" > "$tmp/$v.drain" 2> "$tmp/err" ||
+	qc_drain_runs "$d" "$v" > "$tmp/$v.drain" 2> "$tmp/err" ||
 		die "$v's counted drain: $(sed 's/^jq: error[^:]*: //' "$tmp/err" | head -n1)"
 	any=yes
 done

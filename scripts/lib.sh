@@ -184,6 +184,21 @@ qc_drain_reach() {
 	[ -n "$r" ] || die "bench/plugin/drain-reach.list has no rule for variant '$1': add one"
 	echo "$r"
 }
+# qc_spin_wait: bench/plugin/spin-wait.list as a JSON array of names.
+qc_spin_wait() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$QC_ROOT/bench/plugin/spin-wait.list" |
+		jq -Rsc 'split("\n") | map(select(length > 0))'
+}
+# qc_drain_runs DIR VARIANT: the counted drain of the cost directory DIR
+# (bench/plugin/drain-runs.jq's object on stdout; its error on stderr and
+# a non-zero exit when the windows and the hammer's calls do not match).
+qc_drain_runs() {
+	_reach=$(qc_drain_reach "$2") || return 1
+	jq -n --slurpfile w "$1/$QC_COST_FILE" --slurpfile hammer "$1/$QC_DRAIN_HAMMER" \
+		--arg fn "${_reach%% *}" --arg per "${_reach#* }" \
+		--argjson zones "$(cat "$1/$QC_DRAIN_ZONES" 2>/dev/null || echo 0)" \
+		--argjson spin "$(qc_spin_wait)" -f "$QC_ROOT/bench/plugin/drain-runs.jq"
+}
 qc_system_map() {
 	m=$(qc_build_dir "$1" "${2:-}")/System.map
 	[ -f "$m" ] || die "no System.map for $1 in $(dirname "$m"): build it (scripts/build.sh $1)"

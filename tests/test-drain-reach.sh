@@ -18,7 +18,6 @@ export QC_RESULTS="$scratch/results"
 ktap_require qemu-system-x86_64 jq trace-cmd
 variants=$(qc_variants)
 ktap_plan $(($(echo $variants | wc -w) * 2))
-spin=$(grep -v -e '^#' -e '^[[:space:]]*$' "$root/bench/plugin/spin-wait.list" | jq -Rsc 'split("\n") | map(select(length > 0))')
 for v in $variants; do
 	if ! out=$("$root/scripts/run.sh" -V "$v" --no-build --guest-script "$root/tests/plugin/drain-reach-guest.sh" \
 			--count-cost 2>"$scratch/log"); then
@@ -27,11 +26,7 @@ for v in $variants; do
 		ktap_not_ok "$v: the plugin's CPUs reached equal the probes' on every call (no run)"
 		continue
 	fi
-	reach=$(qc_drain_reach "$v")
-	plugin=$(jq -n --slurpfile w "$out/$QC_COST_FILE" --slurpfile hammer "$out/$QC_DRAIN_HAMMER" \
-		--arg fn "${reach%% *}" --arg per "${reach#* }" --argjson zones "$(cat "$out/$QC_DRAIN_ZONES")" \
-		--argjson spin "$spin" -f "$root/bench/plugin/drain-runs.jq" 2>"$scratch/err" |
-		jq -c '[.samples[] | {call, cpus_reached}]')
+	plugin=$(qc_drain_runs "$out" "$v" 2>"$scratch/err" | jq -c '[.samples[] | {call, cpus_reached}]')
 	probes=$(trace-cmd report "$out/drain-reach.dat" 2>/dev/null | awk -f "$root/tests/plugin/probe-reach.awk" | jq -sc .)
 	calls=$(jq -r .calls "$out/$QC_DRAIN_HAMMER")
 	reached=$(echo "${plugin:-[]}" | jq 'length')

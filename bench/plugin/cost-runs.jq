@@ -36,6 +36,8 @@ def per(n): . / n;
         .runs += [($ws | map(.functions) | reduce (.[] | to_entries[]) as $e ({};
               .[$e.key] = [range(3) as $i | (.[$e.key][$i] // 0) + $e.value[$i]])) as $fn
           | [range(3) as $i | [$spin[] | $fn[.][$i] // 0] | add // 0] as $spun
+          | ($ws | map(.opener_task.kernel.insns) | add) as $task
+          | ([$spin[] as $n | $ws[] | .opener_task.functions[$n][0] // 0] | add // 0) as $task_spun
           | [($ws | map(.kernel.insns) | add), ($ws | map(.kernel.loads) | add),
              ($ws | map(.kernel.stores) | add)] as $k
           | {threads: $run.threads, faults: $run.faults,
@@ -45,10 +47,8 @@ def per(n): . / n;
              kernel_insns_nospin: (($k[0] - $spun[0]) | per($run.faults)),
              kernel_loads_nospin: (($k[1] - $spun[1]) | per($run.faults)),
              kernel_stores_nospin: (($k[2] - $spun[2]) | per($run.faults)),
-             task_insns: ($ws | map(.opener_task.kernel.insns) | add | per($run.faults)),
-             task_insns_nospin: ((($ws | map(.opener_task.kernel.insns) | add)
-                                  - ([$spin[] as $n | $ws[] | .opener_task.functions[$n][0] // 0] | add // 0))
-                                 | per($run.faults)),
+             task_insns: ($task | per($run.faults)),
+             task_insns_nospin: (($task - $task_spun) | per($run.faults)),
              user_insns: ($ws | map(.user.insns) | add | per($run.faults)),
              functions: ($fn | map_values(.[0] | per($run.faults)))}]
       end)
