@@ -5,6 +5,13 @@
 # from ipi-callbacks.list, both beside this script; whatever the running
 # kernel lacks is skipped with a warning, never fatal. trace-stop.sh ends it.
 #
+# The send-side probes (probes/origins.list, group "qcsend") are defined on
+# every variant and in every traced scenario; once tracing runs, the events
+# of origin-stacks.list get a stacktrace trigger for the sends that target
+# an isolated CPU (QC_ISOLATED): tracing/README.md, "Origins". QC_ORIGINS=no
+# leaves them out, only to measure what they cost (bench/origins-cost.sh):
+# the analyzer refuses a verdict on a trace without them.
+#
 # QC_PROBES="VARIANT [LIST...]" defines the exposure probes of
 # probes/VARIANT.list (kprobe events on the kernel's own drain functions,
 # group "qc") before tracing starts, and those of each further list
@@ -32,11 +39,11 @@ command -v trace-cmd >/dev/null 2>&1 || { warn "trace-cmd is not installed in th
 case $kb in ''|*[!0-9]*) warn "buffer size '$kb' is not a number of KiB"; exit 1 ;; esac
 
 trace-cmd reset >/dev/null 2>&1
-if [ -n "${QC_PROBES:-}" ]; then
-	[ -w "$T/kprobe_events" ] || { warn "no $T/kprobe_events (CONFIG_KPROBE_EVENTS?)"; exit 1; }
-	: > "$T/kprobe_events" || { warn "cannot clear $T/kprobe_events"; exit 1; }
-fi
-for list in ${QC_PROBES:-}; do
+[ -w "$T/kprobe_events" ] || { warn "no $T/kprobe_events (CONFIG_KPROBE_EVENTS?)"; exit 1; }
+: > "$T/kprobe_events" || { warn "cannot clear $T/kprobe_events"; exit 1; }
+origins=origins
+[ "${QC_ORIGINS:-yes}" != no ] || origins=
+for list in $origins ${QC_PROBES:-}; do
 	probes=$here/probes/$list.list
 	[ -f "$probes" ] || { warn "no probe list '$list' ($probes)"; exit 1; }
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$probes" | while IFS= read -r def; do
@@ -78,4 +85,33 @@ else
 fi
 [ $nfunc -eq 0 ] || set -- -p function "$@"
 
-exec trace-cmd start -C mono -b "$kb" "$@"
+trace-cmd start -C mono -b "$kb" "$@" || exit 1
+[ -n "$origins" ] || exit 0
+
+# stack_filter SELECT: the trigger's filter for one origin-stacks.list line.
+. /qc/guest-init/cpulist.sh
+cl_mask "${QC_ISOLATED:-}" || { warn "isolated CPU list '${QC_ISOLATED:-}' is not a CPU list"; exit 1; }
+# any_isolated EXPR: "EXPR || EXPR ...", once per isolated CPU with @ as it.
+any_isolated() {
+	_f= _c=0
+	while [ $((CL_MASK >> _c)) -ne 0 ]; do
+		[ $((CL_MASK >> _c & 1)) -eq 0 ] || _f="$_f${_f:+ || }$(echo "$1" | sed "s/@/$_c/g")"
+		_c=$((_c + 1))
+	done
+	echo "$_f"
+}
+stack_filter() {
+	case $1 in
+	all) ;;
+	here) echo "if $(any_isolated 'CPU == @')" ;;
+	mask:*) echo "if ${1#mask:} & $CL_MASK" ;;
+	*) echo "if $(any_isolated "($1 == @ && CPU != @)")" ;;
+	esac
+}
+[ "$CL_MASK" -ne 0 ] || { warn "no isolated CPU (QC_ISOLATED) to stack the sends to"; exit 1; }
+sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/origin-stacks.list" | while read -r ev select; do
+	trig=$T/events/$ev/trigger
+	[ -w "$trig" ] || { warn "no event $ev for a stack trigger (origin-stacks.list)"; exit 1; }
+	echo "stacktrace $(stack_filter "$select")" > "$trig" ||
+		{ warn "the kernel refused the stack trigger 'stacktrace $(stack_filter "$select")' on $ev"; exit 1; }
+done || { trace-cmd reset >/dev/null 2>&1; exit 1; }
