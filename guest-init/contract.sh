@@ -27,12 +27,15 @@
 #   cost_runs     param: counted pft runs per thread count, scenario cost (5)
 #   cost_mib      param: MiB per pft thread and round there (default 8)
 #   cost_rounds   param: pft rounds there (default 2)
+#   decoy         param: rounds of the decoy (hammer/decoy.c) in the hammer
+#                 window, each one IPI and one work item to every isolated
+#                 CPU, spread over the window (default 0: no decoy)
 # A scenario that needs kernel parameters of its own names them on a
 # "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on), and
 # one that needs a guest other than the default says so on a "# qc-guest:"
 # line (scripts/lib.sh qc_guest_of reads it; audit: 5 vCPUs, two nodes).
-QC_GUEST_PARAMS="scenario duration isolated housekeeping probes refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds"
-QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds"
+QC_GUEST_PARAMS="scenario duration isolated housekeeping probes refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy"
+QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy"
 
 # --- a run: results/<run-id>/ -----------------------------------------------
 QC_RUN_TXT=run.txt          # every entry point (lib.sh qc_run_txt) -> summarize.sh
@@ -70,6 +73,7 @@ QC_PCP_BEFORE=pcp-before.json  # pcp-counts.sh before priming
 QC_PCP_PRIMED=pcp-primed.json  # pcp-counts.sh after priming
 QC_PCP_AFTER=pcp-after.json    # pcp-counts.sh after the window
 QC_HAMMER_JSON=hammer.json  # hammer.sh qc_hammer_finish: the module's stats -> summarize.sh
+QC_DECOY_JSON=decoy.json    # hammer.sh qc_decoy_finish: what the decoy sent and what ran -> tests
 QC_PLANTED=selftest-planted.txt  # measure.sh qc_selftest: "KIND CPU K" lines -> analyze.sh
 QC_AUDIT_TXT=audit.txt      # the audit scenario: "<trigger> <status> <what it did>" lines -> audit.sh
 QC_STRESS_PHASES=stress-phases.txt  # the stress scenario's phases -> tests

@@ -35,6 +35,25 @@ qc_hammer_finish() {
 	cat $QC_HAMMER/stats > "$1"
 }
 
+# qc_hammer_start_decoy: the hammer run, and with QC_DECOY=N (qc.decoy=)
+# the decoy too (hammer/decoy.c): N rounds spread over QC_DURATION, each one
+# IPI and one work item to every isolated CPU, from a kthread of its own.
+qc_hammer_start_decoy() {
+	qc_hammer_start || return 1
+	[ "${QC_DECOY:-0}" -gt 0 ] || return 0
+	cl_mask "$QC_ISOLATED" || { qc_say "isolated CPUs '$QC_ISOLATED' malformed"; return 1; }
+	printf '%x %d %d\n' "$CL_MASK" "$QC_DECOY" $((QC_DURATION * 1000 / QC_DECOY)) > $QC_HAMMER/decoy ||
+		{ qc_say "cannot start the decoy"; return 1; }
+}
+
+# qc_decoy_finish: stop the decoy (so that none of it reaches the control),
+# then its counts to QC_DECOY_JSON.
+qc_decoy_finish() {
+	[ "${QC_DECOY:-0}" -gt 0 ] || return 0
+	echo stop > $QC_HAMMER/decoy || qc_say "cannot stop the decoy"
+	cat $QC_HAMMER/decoy > "/results/$QC_DECOY_JSON"
+}
+
 # qc_hammer_plant FILE: plant each "KIND CPU K" line of FILE (the self-test).
 qc_hammer_plant() {
 	while read -r kind cpu k; do

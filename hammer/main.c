@@ -100,8 +100,11 @@ static int __init qc_hammer_init(void)
 		ret = qc_stats_init(qc_dir);
 	if (!ret)
 		ret = qc_plant_init(qc_dir);
+	if (!ret)
+		ret = qc_decoy_init(qc_dir);
 	if (ret) {
 		debugfs_remove_recursive(qc_dir);
+		qc_decoy_exit();
 		qc_plant_exit();
 		qc_drain_exit();
 		return ret;
@@ -113,6 +116,7 @@ static void __exit qc_hammer_exit(void)
 {
 	/* Waits for readers and writers of our files to leave them. */
 	debugfs_remove_recursive(qc_dir);
+	qc_decoy_exit();
 	qc_plant_exit();
 	qc_drain_exit();
 }

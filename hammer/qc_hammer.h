@@ -6,6 +6,7 @@
  * drain.c  the hammer kthread and its run/stop/state control files
  * stats.c  per-call latency records and the JSON "stats" file
  * plant.c  planted noise: work items and IPIs on a chosen CPU
+ * decoy.c  a kthread unrelated to the drain that interrupts CPUs meanwhile
  */
 #ifndef QC_HAMMER_H
 #define QC_HAMMER_H
@@ -96,5 +97,11 @@ void qc_planted_work(struct work_struct *work);
 void qc_planted_ipi(void *info);
 int qc_plant_init(struct dentry *dir);
 void qc_plant_exit(void);
+
+/* decoy.c: likewise, so that traces name the decoy's callbacks */
+void qc_decoy_ipi(void *info);
+void qc_decoy_work(struct work_struct *work);
+int qc_decoy_init(struct dentry *dir);
+void qc_decoy_exit(void);
 
 #endif /* QC_HAMMER_H */
