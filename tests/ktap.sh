@@ -30,6 +30,41 @@ ktap_require() {
 # stop with a failure (the plan is not met; nothing is counted as passed).
 ktap_bail_out() { echo "Bail out! $*"; exit 1; }
 
+# The builds a slow program boots: its "# qc-test: boots" line, tokens named
+# as build directories are (VARIANT, VARIANT-debug), each one of the CI
+# builds in tests/ci-builds.list.
+ktap_boots() { sed -n 's/^# qc-test: boots //p' "$0"; }
+ktap_ci_builds() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$(dirname "$0")/ci-builds.list"; }
+
+# ktap_build_boots: build every build the program declares (the caller's
+# $root is the repository, $scratch a scratch directory) through
+# scripts/build.sh, the build step of make compare (make and ccache redo
+# only what changed), with one progress line before and after each. A
+# program then boots with --no-build, and no program depends on another
+# having built its kernels first: the suite passes in any order. A build
+# that fails, or one not declared a CI build, bails out.
+ktap_build_boots() {
+	_builds=$(ktap_boots)
+	_n=$(echo $_builds | wc -w) _i=0
+	[ "$_n" -gt 0 ] || ktap_bail_out "$0 boots guests but has no '# qc-test: boots' line"
+	for _b in $_builds; do
+		_i=$((_i + 1))
+		ktap_ci_builds | grep -qxF "$_b" ||
+			ktap_bail_out "$0 boots $_b, which is not a CI build (add it to tests/ci-builds.list)"
+		case $_b in
+		*-debug) set -- --debug "${_b%-debug}" ;;
+		*) set -- "$_b" ;;
+		esac
+		echo "# build $_i/$_n: $_b (scripts/build.sh $*)"
+		_t=$(date +%s)
+		if ! "$root/scripts/build.sh" "$@" >"$scratch/build.log" 2>&1; then
+			ktap_diag "$(tail -n 5 "$scratch/build.log")"
+			ktap_bail_out "the build of $_b failed"
+		fi
+		echo "# build $_i/$_n: $_b ready after $(($(date +%s) - _t)) s"
+	done
+}
+
 # ktap_check DESCRIPTION COMMAND...: one test point from a command's status.
 ktap_check() {
 	desc=$1

@@ -1,6 +1,7 @@
 #!/bin/sh
 # qc-test: slow
-# End to end: build the stock (spinlock) variant, boot it under QEMU with
+# qc-test: boots spinlock
+# End to end: boot the stock (spinlock) variant under QEMU with
 # CPUs 1-3 isolated, run oslat there, and check from the guest's own
 # report that the kernel isolated what was asked and oslat measured every
 # isolated CPU. Results go to a scratch directory, not results/.
@@ -12,7 +13,8 @@ export QC_RESULTS="$scratch/results"
 
 ktap_require qemu-system-x86_64 gcc make jq cpio
 ktap_plan 9
-ktap_guest "spinlock guest booted and ran oslat for 10 s" -V spinlock -s oslat -d 10 -c 1-3
+ktap_build_boots
+ktap_guest "spinlock guest booted and ran oslat for 10 s" -V spinlock --no-build -s oslat -d 10 -c 1-3
 out=$GUEST
 field() { jq -r "$1" "$out/guest.json" 2>/dev/null; }
 ktap_check "guest reports isolated CPUs 1-3" test "$(field .isolated)" = 1-3

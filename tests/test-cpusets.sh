@@ -1,5 +1,6 @@
 #!/bin/sh
 # qc-test: slow
+# qc-test: boots spinlock
 # cpusets/ and the priming helpers in a real guest (spinlock variant, CPUs
 # 1-3 isolated): isolate.sh + verify.sh pass; verify.sh fails, naming the
 # CPU, for a task left on CPU 2, an IRQ aimed at CPU 2 and a widened
@@ -55,6 +56,7 @@ GUEST
 
 ktap_require qemu-system-x86_64 gcc make jq cpio
 ktap_plan 18
+ktap_build_boots
 ktap_guest "guest ran the cpusets checks" -V spinlock --no-build -d 5 --guest-script "$scratch/guest.sh"
 out=$GUEST
 v() { sed -n "s/^$1=//p" "$out/checks.txt" 2>/dev/null; }

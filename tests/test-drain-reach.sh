@@ -1,5 +1,6 @@
 #!/bin/sh
 # qc-test: slow
+# qc-test: boots wq rcu spinlock
 # The counted drain's reach rule (bench/plugin/drain-reach.list: the
 # drainer's own entries of each variant's per-CPU function, per CPU),
 # checked call by call against the kernel's own exposure probes
@@ -16,8 +17,9 @@ export QC_RESULTS="$scratch/results"
 . "$root/scripts/lib.sh"
 
 ktap_require qemu-system-x86_64 jq trace-cmd
-variants=$(qc_variants)
+variants=$(ktap_boots)
 ktap_plan $(($(echo $variants | wc -w) * 2))
+ktap_build_boots
 for v in $variants; do
 	if ! out=$("$root/scripts/run.sh" -V "$v" --no-build --guest-script "$root/tests/plugin/drain-reach-guest.sh" \
 			--count-cost 2>"$scratch/log"); then

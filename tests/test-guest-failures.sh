@@ -1,5 +1,6 @@
 #!/bin/sh
 # qc-test: slow
+# qc-test: boots spinlock
 # A guest that hangs, panics or whose scenario fails ends the run with one
 # clear line, a non-zero exit and a status file that says so: never a
 # result that looks whole. Uses the stock build and guest scripts that
@@ -9,10 +10,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
-run() { "$root/scripts/run.sh" -V spinlock -d 1 "$@"; }
+run() { "$root/scripts/run.sh" -V spinlock --no-build -d 1 "$@"; }
 
 ktap_require qemu-system-x86_64 gcc make jq cpio
 ktap_plan 6
+ktap_build_boots
 echo 'sleep 600' > "$scratch/hang.sh"
 expect_error "a hung guest is stopped at the timeout and named" "guest hung: no exit within 20 s" \
 	run --guest-script "$scratch/hang.sh" --timeout 20

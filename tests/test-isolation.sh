@@ -1,5 +1,6 @@
 #!/bin/sh
 # qc-test: slow
+# qc-test: boots wq rcu
 # The isolation test end to end on the vanilla (wq) and patched (rcu)
 # kernels: a 10 s hammer window each with oslat on CPU 1 and the refill
 # workload on CPUs 2-3, then the quiet control window, judged only from
@@ -20,7 +21,8 @@ export QC_RESULTS="$scratch/results"
 
 ktap_require qemu-system-x86_64 gcc make jq cpio trace-cmd
 ktap_plan 11
-if "$root/scripts/compare.sh" --variants "wq rcu" --scenario hammer --duration 10 --bench-runs 2 --cost-runs 2 >"$scratch/log" 2>&1; then
+ktap_build_boots
+if "$root/scripts/compare.sh" --no-build --variants "wq rcu" --scenario hammer --duration 10 --bench-runs 2 --cost-runs 2 >"$scratch/log" 2>&1; then
 	ktap_ok "hammer scenario ran on wq and rcu"
 else
 	ktap_not_ok "hammer scenario ran on wq and rcu"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # qc-test: slow
+# qc-test: boots spinlock
 # qc-cost (bench/plugin/) in a booted kernel: the spinlock variant under
 # scripts/run.sh --count-cost runs tests/plugin/count-loops.S pinned to
 # CPU 1. Its user-mode loop must be counted exactly as its disassembly
@@ -20,6 +21,7 @@ export QC_RESULTS="$scratch/results"
 
 ktap_require qemu-system-x86_64 gcc make jq cpio
 ktap_plan 10
+ktap_build_boots
 loops=100000 calls=1000
 prog=$scratch/count-loops
 gcc -nostdlib -static -DLOOPS=$loops -DCALLS=$calls -o "$prog" "$root/tests/plugin/count-loops.S"
@@ -28,7 +30,7 @@ echo "$(base64 -w0 "$prog")" | base64 -d > /tmp/count-loops
 chmod +x /tmp/count-loops
 taskset -c 1 /tmp/count-loops
 GUEST
-if out=$("$root/scripts/run.sh" -V spinlock --guest-script "$scratch/guest.sh" --count-cost 2>"$scratch/log"); then
+if out=$("$root/scripts/run.sh" -V spinlock --no-build --guest-script "$scratch/guest.sh" --count-cost 2>"$scratch/log"); then
 	ktap_ok "spinlock guest ran count-loops under the plugin"
 else
 	ktap_not_ok "spinlock guest ran count-loops under the plugin"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # qc-test: slow
+# qc-test: boots wq-debug rcu-debug spinlock-debug
 # The debug stress, shortened: each variant's debug build (lockdep,
 # PROVE_RCU, DEBUG_VM, DEBUG_LIST...) hammers drain_all_pages() at 100/s
 # under an allocation load, memory offline/online, a gigantic page and
@@ -14,9 +15,11 @@ trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 duration=${QC_STRESS_SECONDS:-60}
 
-ktap_plan 12
-"$root/scripts/stress.sh" --duration "$duration" > "$scratch/log" 2>&1
-for v in wq rcu spinlock; do
+variants=$(ktap_boots | sed 's/-debug//g')
+ktap_plan $(($(echo $variants | wc -w) * 4))
+ktap_build_boots
+"$root/scripts/stress.sh" --no-build --variants "$variants" --duration "$duration" > "$scratch/log" 2>&1
+for v in $variants; do
 	d=$(ls -d "$QC_RESULTS"/*/"$v-debug" 2>/dev/null | head -n1)
 	if [ -n "$d" ] && grep -qx ok "$d/status"; then
 		ktap_ok "$v: ${duration} s debug stress without a splat"

@@ -1,0 +1,40 @@
+#!/bin/sh
+# The order of the test programs does not matter, checked statically: each
+# slow program declares the kernel builds it boots ("# qc-test: boots"),
+# only CI builds (ci-builds.list), builds them itself before its first
+# boot (ktap_build_boots) and boots nothing else (check-boots.awk says
+# what is checked); every CI build names a variant of patches/series. The
+# checker must also catch each kind of offender.
+. "$(dirname "$0")/ktap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/lib.sh"
+
+ci=$(ktap_ci_builds | tr '\n' ' ')
+check() { awk -v ci="$ci" -f "$root/tests/check-boots.awk" "$@"; }
+
+ktap_plan $((4 + $(ls "$root"/tests/fixtures/ci-builds/*.sh | wc -l)))
+unknown=$(for b in $ci; do qc_variant_base "${b%-debug}" >/dev/null 2>&1 || echo "$b"; done)
+ktap_check "every CI build ($ci) names a variant of patches/series${unknown:+ (not: $unknown)}" test -z "$unknown"
+ktap_check "CI builds are listed once each" test "$(ktap_ci_builds | sort | uniq -d)" = ""
+if out=$(check "$root"/tests/test-*.sh 2>&1); then
+	ktap_ok "every test program boots only the CI builds it declares, built by itself"
+else
+	ktap_not_ok "every test program boots only the CI builds it declares, built by itself"
+	ktap_diag "$out"
+fi
+slow=$(grep -l '^# qc-test: slow' "$root"/tests/test-*.sh | wc -l)
+ktap_check "the slow programs ($slow) were among those checked" test "$slow" -ge 7
+
+# Crafted offenders (fixtures/ci-builds/, each naming on its "# expect:"
+# line the reason it must be caught for): each caught, for that reason.
+for f in "$root"/tests/fixtures/ci-builds/*.sh; do
+	name=$(basename "$f" .sh) expect=$(sed -n 's/^# expect: //p' "$f")
+	if out=$(check "$f" 2>&1); then
+		ktap_not_ok "caught: $name ($expect)"; ktap_diag "not caught"
+	elif echo "$out" | grep -qF "$expect"; then
+		ktap_ok "caught: $name ($expect)"
+	else
+		ktap_not_ok "caught: $name ($expect)"; ktap_diag "caught for another reason: $out"
+	fi
+done
+ktap_finish
