@@ -1,60 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * analyze: count the interruptions of isolated CPUs in a guest trace.dat,
- * and charge to the drain those it caused.
+ * and charge to the drain those it caused. The counting and charging rule
+ * is stated in tracing/README.md; handlers.c holds the table of events
+ * that implements it (analyze-int.h says which file does what).
  *
  * The window is the time between the ftrace:print markers
  * "qc: window start" and "qc: window end" (trace-mark.sh writes them; the
  * first start and the first end after it are used).
  *
- * No verdict without data (pass 1, every CPU)
- * -------------------------------------------
- * A trace is refused when an isolated CPU has no event before the window
- * start or none after its end (its buffer was overwritten, or it was never
- * traced: a window with no events would otherwise read as clean), when the
+ * Pass 1 reads every CPU: the window, each CPU's events before and after
+ * it, the drain calls, the audit's proof events. It refuses the trace when
+ * a record's event has no row in handlers.c or lacks a field its row
+ * declares, when an isolated CPU has no event before the window start or
+ * none after its end (its buffer was overwritten, or it was never traced:
+ * a window with no events would otherwise read as clean), when the
  * kernel's per-CPU statistics saved in the file report overrun or dropped
  * events on an isolated CPU, or when a record of an isolated CPU at or
  * after the window start carries the lost-events flag.
  *
- * The counting rule (pass 2, each isolated CPU in time order; README.md
- * says the same with examples)
- * -------------------------------------------------------------------
- * Each of these is one interruption, placed in the window by its own
- * timestamp, so that no count depends on the order of other events or on
- * where an edge of the window falls:
- *   - a top-level hard interrupt: an irq_vectors:<v>_entry or
- *     irq:irq_handler_entry with no hard interrupt already in progress on
- *     that CPU, as osnoise counts its interference. A softirq entered
- *     within QC_CONTINUATION_NS of the interrupt's return (irq_exit() runs
- *     them) belongs to it, as does one a foreign task runs to that
- *     task's run (ksoftirqd); a softirq entered in a measured task's own
- *     context at any other time is a top-level interruption of its own.
- *     An interruption is named by its most specific
- *     cause: "timer:<fn>" over "softirq:<NAME>" over "irq:<name>" or
- *     "irq_vectors:<v>". When traced callbacks (ipi-callbacks.list) ran in
- *     it, each callback is one interruption instead, "irq_vectors:<v>:<fn>",
- *     at the callback's time: K batched IPIs count K;
- *   - each work item started, "workqueue:<fn>";
- *   - each NMI handler run, "nmi:<handler>";
- *   - each foreign task (any task but the measured ones and idle) that ran
- *     without starting or resuming a work item, once per task per foreign
- *     stretch (a stretch ends when the measured task or idle runs again),
- *     "sched:<comm>", counted when its run overlaps the window.
- * Events that take the CPU nowhere (sched_wakeup, tick_stop,
- * softirq_raise, workqueue_queue_work, kmem, page faults, the exposure
- * probes, a traced function outside a vector) are neutral.
- *
- * Charged to the drain is an interruption that (first rule that holds):
- *   "named":     has a cause matching tracing/drain-causes.list;
- *   "in_flight": happened while a drain_all_pages() call that reached this
- *                CPU (drains.h) was in flight;
- *   "rcu_tick":  is a tick (timer:tick_sched_timer, irq_vectors:local_timer)
- *                while the CPU's last tick_stop said the tick could not
- *                stop for RCU, during any drain_all_pages() call.
- *
- * Nothing is hidden: "all_causes" counts every cause seen inside counted
- * interruptions, nested ones included, and "events" the raw events per
- * "system:event" on that CPU inside the window.
+ * Pass 2 reads the isolated CPUs (every CPU when a QC_ANY_CPU row's event
+ * is in the trace) in time order and hands each record to its row's count
+ * handler.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -68,122 +35,10 @@
 
 #include <trace-cmd.h>
 
-#include "analyze.h"
-#include "drains.h"
+#include "analyze-int.h"
+#include "qc-util.h"
 
-#define CAUSE_LEN	160
-#define NAME_LEN	64
-#define MAX_NEST	32
-#define MAX_PIDS	16
-/* tick_stop dependency bits of RCU and expedited RCU (TICK_DEP_MASK_RCU*) */
-#define QC_TICK_DEP_RCU	0x30
-
-enum ev_kind {
-	EV_OTHER,
-	EV_VEC_ENTRY,
-	EV_VEC_EXIT,
-	EV_IRQ_ENTRY,
-	EV_IRQ_EXIT,
-	EV_SOFTIRQ_ENTRY,
-	EV_SOFTIRQ_EXIT,
-	EV_SWITCH,
-	EV_WORK_START,
-	EV_WORK_END,
-	EV_HRTIMER,
-	EV_FUNCTION,
-	EV_PRINT,
-	EV_NMI,
-	EV_TICK_STOP,
-};
-
-/* How specific the name of an interrupt without callbacks is; higher wins. */
-enum rank {
-	RANK_NONE,
-	RANK_IRQ,		/* irq:<name>, irq_vectors:<vector> */
-	RANK_SOFTIRQ,		/* softirq:<NAME> */
-	RANK_TIMER,		/* timer:<fn> */
-};
-
-struct ev_info {
-	enum ev_kind kind;
-	char *key;		/* "system:event" */
-	char vector[NAME_LEN];	/* irq_vectors: "local_timer", ... */
-	struct tep_event *event;
-	struct tep_format_field *f[4];
-};
-
-struct frame {
-	enum ev_kind kind;	/* the entry kind */
-	long id;		/* irq number, softirq vec, or -1 */
-	char name[NAME_LEN];	/* vector name */
-};
-
-/* One top-level interrupt and what it ran. */
-struct irq_rec {
-	bool open;
-	unsigned long long ts;		/* its entry */
-	unsigned long long exit_ts;	/* its last return to depth 0, 0 if in it */
-	enum rank best_rank;
-	char best[CAUSE_LEN];
-	long callbacks;
-};
-
-struct cpu_state {
-	struct cpu_result *res;
-	struct frame stack[MAX_NEST];
-	int depth;
-	int hard;		/* hard interrupt frames on the stack */
-	struct irq_rec rec;
-	int cur_pid;		/* the task on the CPU, -1 if not known yet */
-	int measured_pid;	/* without --task: the task at the window start,
-				   -1 until known */
-	bool started;		/* the window start has been passed */
-	/* the work item in progress on this CPU, and its kworker */
-	bool work_open;
-	int work_pid;
-	/* the current foreign task's run: counts unless it runs work */
-	bool stint;
-	bool stint_explained;
-	int stint_pid;
-	unsigned long long stint_ts;
-	char stint_comm[NAME_LEN];
-	/* foreign tasks already counted in this foreign stretch */
-	int pids[MAX_PIDS];
-	int npids;
-	/* the last tick_stop said: cannot stop, RCU needs the tick */
-	bool tick_held_by_rcu;
-};
-
-struct ctx {
-	struct analysis *a;
-	struct tep_handle *tep;
-	struct ev_info *ev;	/* indexed by event id */
-	int nev;
-	struct cpu_state *cs;	/* indexed by trace CPU, NULL if not reported */
-	struct drains drains;	/* the calls the charging rule looks at */
-	/* pass 1 */
-	int nstart, nend;
-	unsigned long long last_ts;
-	long records;
-	long *before, *after;	/* per trace CPU */
-	int lost_cpu;		/* an isolated CPU with lost events, or -1 */
-	/* proof events (QC_PROOF_GROUP) seen in pass 1, counted once the
-	   window is known */
-	struct proof_hit { unsigned long long ns; const char *key; } *hits;
-	long nhits, hits_alloc;
-	long marks_alloc;
-	/* pass 2 */
-	char *err;
-	int errlen;
-};
-
-static const char *softirq_names[] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
-};
-
-static void __attribute__((format(printf, 3, 4)))
-set_err(char *err, int len, const char *fmt, ...)
+void set_err(char *err, int len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -191,161 +46,6 @@ set_err(char *err, int len, const char *fmt, ...)
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
 }
-
-/* ---- reading fields ---------------------------------------------------- */
-
-static unsigned long long field_num(struct tep_format_field *f,
-				    struct tep_record *r)
-{
-	unsigned long long v = 0;
-
-	if (!f || f->offset + f->size > r->size ||
-	    tep_read_number_field(f, r->data, &v))
-		return 0;
-	return v;
-}
-
-/* A string field (fixed array, __data_loc or __rel_loc) into @out. */
-static void field_str(struct tep_format_field *f, struct tep_record *r,
-		      char *out, size_t outlen)
-{
-	unsigned long long loc;
-	const char *p;
-	int off, len;
-
-	out[0] = '\0';
-	if (!f)
-		return;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		if (f->offset + f->size > r->size ||
-		    tep_read_number_field(f, r->data, &loc))
-			return;
-		off = loc & 0xffff;
-		len = loc >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
-	} else {
-		off = f->offset;
-		len = f->size ? f->size : r->size - off;
-	}
-	if (off < 0 || len < 0 || off > r->size)
-		return;
-	if (off + len > r->size)
-		len = r->size - off;
-	p = (const char *)r->data + off;
-	if ((size_t)len >= outlen)
-		len = outlen - 1;
-	memcpy(out, p, len);
-	out[len] = '\0';
-	out[strnlen(out, len)] = '\0';
-}
-
-static void symbol(struct tep_handle *tep, unsigned long long addr,
-		   char *out, size_t outlen)
-{
-	const char *name = tep_find_function(tep, addr);
-
-	if (name)
-		snprintf(out, outlen, "%s", name);
-	else
-		snprintf(out, outlen, "0x%llx", addr);
-}
-
-/* ---- event table -------------------------------------------------------- */
-
-static bool ends_with(const char *s, const char *suffix, size_t *stem)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	if (n <= m || strcmp(s + n - m, suffix))
-		return false;
-	*stem = n - m;
-	return true;
-}
-
-static int build_event_table(struct ctx *c)
-{
-	struct tep_event **list = tep_list_events(c->tep, TEP_EVENT_SORT_ID);
-	int i, max = -1;
-
-	if (!list)
-		return -1;
-	for (i = 0; list[i]; i++)
-		if (list[i]->id > max)
-			max = list[i]->id;
-	c->nev = max + 1;
-	c->ev = calloc(c->nev > 0 ? c->nev : 1, sizeof(*c->ev));
-	if (!c->ev)
-		return -1;
-	for (i = 0; list[i]; i++) {
-		struct tep_event *e = list[i];
-		struct ev_info *ei = &c->ev[e->id];
-		const char *sys = e->system, *name = e->name;
-		size_t stem;
-
-		ei->event = e;
-		if (asprintf(&ei->key, "%s:%s", sys, name) < 0)
-			return -1;
-		if (!strcmp(sys, "irq_vectors") &&
-		    (ends_with(name, "_entry", &stem) || ends_with(name, "_exit", &stem))) {
-			ei->kind = name[stem + 2] == 'n' ? EV_VEC_ENTRY : EV_VEC_EXIT;
-			snprintf(ei->vector, sizeof(ei->vector), "%.*s", (int)stem, name);
-		} else if (!strcmp(sys, "irq") && !strcmp(name, "irq_handler_entry")) {
-			ei->kind = EV_IRQ_ENTRY;
-			ei->f[0] = tep_find_field(e, "irq");
-			ei->f[1] = tep_find_field(e, "name");
-		} else if (!strcmp(sys, "irq") && !strcmp(name, "irq_handler_exit")) {
-			ei->kind = EV_IRQ_EXIT;
-			ei->f[0] = tep_find_field(e, "irq");
-		} else if (!strcmp(sys, "irq") && !strcmp(name, "softirq_entry")) {
-			ei->kind = EV_SOFTIRQ_ENTRY;
-			ei->f[0] = tep_find_field(e, "vec");
-		} else if (!strcmp(sys, "irq") && !strcmp(name, "softirq_exit")) {
-			ei->kind = EV_SOFTIRQ_EXIT;
-			ei->f[0] = tep_find_field(e, "vec");
-		} else if (!strcmp(sys, "sched") && !strcmp(name, "sched_switch")) {
-			ei->kind = EV_SWITCH;
-			ei->f[0] = tep_find_field(e, "next_comm");
-			ei->f[1] = tep_find_field(e, "next_pid");
-			ei->f[2] = tep_find_field(e, "prev_pid");
-		} else if (!strcmp(sys, "workqueue") &&
-			   !strcmp(name, "workqueue_execute_start")) {
-			ei->kind = EV_WORK_START;
-			ei->f[0] = tep_find_field(e, "function");
-		} else if (!strcmp(sys, "workqueue") &&
-			   !strcmp(name, "workqueue_execute_end")) {
-			ei->kind = EV_WORK_END;
-		} else if (!strcmp(sys, "timer") && !strcmp(name, "hrtimer_expire_entry")) {
-			ei->kind = EV_HRTIMER;
-			ei->f[0] = tep_find_field(e, "function");
-		} else if (!strcmp(sys, "ftrace") && !strcmp(name, "function")) {
-			ei->kind = EV_FUNCTION;
-			ei->f[0] = tep_find_field(e, "ip");
-		} else if (!strcmp(sys, "ftrace") && !strcmp(name, "print")) {
-			ei->kind = EV_PRINT;
-			ei->f[0] = tep_find_field(e, "buf");
-		} else if (!strcmp(sys, "nmi") && !strcmp(name, "nmi_handler")) {
-			ei->kind = EV_NMI;
-			ei->f[0] = tep_find_field(e, "handler");
-		} else if (!strcmp(sys, "timer") && !strcmp(name, "tick_stop")) {
-			ei->kind = EV_TICK_STOP;
-			ei->f[0] = tep_find_field(e, "success");
-			ei->f[1] = tep_find_field(e, "dependency");
-		}
-	}
-	return 0;
-}
-
-static struct ev_info *event_of(struct ctx *c, struct tep_record *r)
-{
-	int id = tep_data_type(c->tep, r);
-
-	if (id < 0 || id >= c->nev || !c->ev[id].key)
-		return NULL;
-	return &c->ev[id];
-}
-
-/* ---- pass 1: the window, liveness and the drain calls -------------------- */
 
 static bool is_isolated(struct ctx *c, int cpu)
 {
@@ -357,43 +57,38 @@ static bool is_isolated(struct ctx *c, int cpu)
 	return false;
 }
 
-static void __attribute__((noreturn)) oom(void)
+/* ---- pass 1: the window, liveness and the drain calls -------------------- */
+
+/*
+ * A handler's refusal (c->err set) stops the reading of records, but not
+ * the iteration: libtracecmd, stopped early, complains on stderr while
+ * closing the file, and the refusal must be one line.
+ */
+static bool refused(struct ctx *c)
 {
-	fprintf(stderr, "qc-analyze: error: out of memory\n");
-	exit(2);
+	return c->err[0];
 }
 
-/* @v with room for element @n (of @size bytes), @alloc its capacity. */
-static void *grow(void *v, long n, long *alloc, size_t size)
+/* Hand @e to @fn; a handler that fails without saying why still refuses. */
+static void run(qc_handler_fn fn, struct qc_ev *e)
 {
-	if (n < *alloc)
-		return v;
-	*alloc = *alloc ? 2 * *alloc : 64;
-	v = realloc(v, *alloc * size);
-	if (!v)
-		oom();
-	return v;
+	if (fn(e) < 0 && !refused(e->c))
+		set_err(e->c->err, e->c->errlen, "%s: the handler of %s failed on CPU %d at %llu ns",
+			e->c->a->file, e->ei->key, e->cpu, e->ts);
 }
 
-/* Audit sub-windows are found by their markers: keep every "qc: " one. */
-static void add_mark(struct ctx *c, unsigned long long ns, const char *text)
+/* A record the table cannot read: no row, or a field its row needs missing. */
+static void refuse_record(struct ctx *c, const struct ev_info *ei,
+			  struct tep_record *r, int cpu)
 {
-	struct analysis *a = c->a;
-
-	a->marks = grow(a->marks, a->nmarks, &c->marks_alloc, sizeof(*a->marks));
-	a->marks[a->nmarks].ns = ns;
-	a->marks[a->nmarks].text = strdup(text);
-	if (!a->marks[a->nmarks].text)
-		oom();
-	a->nmarks++;
-}
-
-static void proof_hit(struct ctx *c, unsigned long long ns, const char *key)
-{
-	c->hits = grow(c->hits, c->nhits, &c->hits_alloc, sizeof(*c->hits));
-	c->hits[c->nhits].ns = ns;
-	c->hits[c->nhits].key = key;
-	c->nhits++;
+	if (!ei->row)
+		set_err(c->err, c->errlen,
+			"%s: CPU %d has a record of %s (at %llu ns), an event the analyzer has no row for: give it a handler, or mark it QC_NEUTRAL, in tracing/handlers.c",
+			c->a->file, cpu, ei->key, r->ts);
+	else
+		set_err(c->err, c->errlen,
+			"%s: the format of %s in this trace has no field \"%s\", which its row in tracing/handlers.c reads",
+			c->a->file, ei->key, ei->missing);
 }
 
 static int scan_event(struct tracecmd_input *h, struct tep_record *r,
@@ -401,10 +96,11 @@ static int scan_event(struct tracecmd_input *h, struct tep_record *r,
 {
 	struct ctx *c = data;
 	struct ev_info *ei;
-	char buf[256];
-	size_t n;
+	struct qc_ev e;
 
 	(void)h;
+	if (refused(c))
+		return 0;
 	c->records++;
 	c->last_ts = r->ts;
 	if (c->before && cpu >= 0 && cpu < c->a->nr_trace_cpus) {
@@ -419,25 +115,18 @@ static int scan_event(struct tracecmd_input *h, struct tep_record *r,
 		if (started && r->missed_events && c->lost_cpu < 0 && is_isolated(c, cpu))
 			c->lost_cpu = cpu;
 	}
-	drains_record(&c->drains, c->tep, r);
 	ei = event_of(c, r);
-	if (ei && c->before && !strncmp(ei->key, QC_PROOF_GROUP ":", strlen(QC_PROOF_GROUP ":")))
-		proof_hit(c, r->ts, ei->key);
-	if (!ei || ei->kind != EV_PRINT)
+	if (!ei)
 		return 0;
-	field_str(ei->f[0], r, buf, sizeof(buf));
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	if (c->before && !strncmp(buf, "qc: ", 4))
-		add_mark(c, r->ts, buf);
-	if (!strcmp(buf, QC_MARK_START)) {
-		if (!c->nstart++ && !c->a->window_given)
-			c->a->start_ns = r->ts;
-	} else if (!strcmp(buf, QC_MARK_END) && c->nstart) {
-		if (!c->nend++ && !c->a->window_given)
-			c->a->end_ns = r->ts;
+	if (!ei->row || ei->missing) {
+		refuse_record(c, ei, r, cpu);
+		return 0;
 	}
+	ei->records++;
+	if (!ei->row->scan)
+		return 0;
+	e = (struct qc_ev){ .c = c, .r = r, .ei = ei, .ts = r->ts, .cpu = cpu };
+	run(ei->row->scan, &e);
 	return 0;
 }
 
@@ -472,317 +161,52 @@ static int stats_lost_cpu(struct ctx *c, struct tracecmd_input *h, long *lost)
 	return -1;
 }
 
-/* ---- pass 2: the counting rule ------------------------------------------ */
-
-/* Is the task switched to foreign: neither idle nor a measured task? */
-static bool is_foreign(struct analysis *a, struct cpu_state *s, int pid,
-		       const char *comm)
-{
-	const char *p, *end;
-
-	if (pid == 0)
-		return false;
-	if (!a->task)
-		return pid != s->measured_pid;
-	for (p = a->task; *p; p = *end ? end + 1 : end) {
-		end = p + strcspn(p, ",");
-		if (end > p && !strncmp(comm, p, end - p))
-			return false;
-	}
-	return true;
-}
-
-static bool in_window(struct ctx *c, unsigned long long ts)
-{
-	return ts >= c->a->start_ns && ts <= c->a->end_ns;
-}
-
-static bool is_tick(const char *cause)
-{
-	return !strcmp(cause, "timer:tick_sched_timer") ||
-	       !strcmp(cause, "irq_vectors:local_timer");
-}
-
-/* One interruption at @ts, counted if in the window and charged if due. */
-static void count(struct ctx *c, struct cpu_state *s, unsigned long long ts,
-		  const char *cause)
-{
-	struct cpu_result *res = s->res;
-	const struct causes *dc = c->a->drain_causes;
-
-	if (!in_window(c, ts))
-		return;
-	res->interruptions++;
-	counter_add(&res->by_cause, cause, 1);
-	if (dc && causes_match(dc, cause))
-		res->charged_named++;
-	else if (drains_in_flight(&c->drains, ts, res->cpu))
-		res->charged_in_flight++;
-	else if (is_tick(cause) && s->tick_held_by_rcu &&
-		 drains_in_flight(&c->drains, ts, -1))
-		res->charged_rcu_tick++;
-	else
-		return;
-	res->charged++;
-	counter_add(&res->charged_by_cause, cause, 1);
-}
-
-/* A cause seen: kept in all_causes, a candidate for the record's name. */
-static void seen(struct ctx *c, struct cpu_state *s, unsigned long long ts,
-		 enum rank rank, const char *name)
-{
-	if (in_window(c, ts))
-		counter_add(&s->res->all_causes, name, 1);
-	if (s->rec.open && rank > s->rec.best_rank) {
-		s->rec.best_rank = rank;
-		snprintf(s->rec.best, sizeof(s->rec.best), "%s", name);
-	}
-}
-
-static void rec_close(struct ctx *c, struct cpu_state *s)
-{
-	if (s->rec.open && !s->rec.callbacks)
-		count(c, s, s->rec.ts, s->rec.best_rank ? s->rec.best : "unknown");
-	s->rec.open = false;
-}
-
-static void rec_open(struct ctx *c, struct cpu_state *s, unsigned long long ts)
-{
-	rec_close(c, s);
-	memset(&s->rec, 0, sizeof(s->rec));
-	s->rec.open = true;
-	s->rec.ts = ts;
-}
-
-/* Does a softirq or timer at @ts still belong to the open record? */
-static bool rec_continues(struct cpu_state *s, unsigned long long ts)
-{
-	return s->rec.open &&
-	       (s->depth > 0 || ts - s->rec.exit_ts <= QC_CONTINUATION_NS);
-}
-
-/* The foreign task running since its switch-in leaves the CPU at @ts. */
-static void end_stint(struct ctx *c, struct cpu_state *s, unsigned long long ts)
-{
-	char buf[CAUSE_LEN];
-	int i;
-
-	if (!s->stint)
-		return;
-	s->stint = false;
-	if (s->stint_explained)
-		return;
-	for (i = 0; i < s->npids; i++)
-		if (s->pids[i] == s->stint_pid)
-			return;	/* preempted and resumed: counted once */
-	if (s->npids < MAX_PIDS)
-		s->pids[s->npids++] = s->stint_pid;
-	/* A run that overlaps the window counts, wherever it began. */
-	if (ts < c->a->start_ns || s->stint_ts > c->a->end_ns)
-		return;
-	snprintf(buf, sizeof(buf), "sched:%s", s->stint_comm);
-	counter_add(&s->res->all_causes, buf, 1);
-	count(c, s, s->stint_ts > c->a->start_ns ? s->stint_ts : c->a->start_ns, buf);
-}
-
-static void push(struct cpu_state *s, enum ev_kind kind, long id,
-		 const char *name)
-{
-	struct frame *f;
-
-	if (s->depth == MAX_NEST)
-		return;
-	f = &s->stack[s->depth++];
-	f->kind = kind;
-	f->id = id;
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	if (kind != EV_SOFTIRQ_ENTRY)
-		s->hard++;
-}
-
-/* Pop the innermost matching frame and any above it (their exits were lost). */
-static void pop(struct cpu_state *s, enum ev_kind entry, long id,
-		const char *name, unsigned long long ts)
-{
-	int i, j;
-
-	for (i = s->depth - 1; i >= 0; i--) {
-		struct frame *f = &s->stack[i];
-
-		if (f->kind == entry && f->id == id && !strcmp(f->name, name)) {
-			for (j = i; j < s->depth; j++)
-				if (s->stack[j].kind != EV_SOFTIRQ_ENTRY)
-					s->hard--;
-			s->depth = i;
-			if (!s->depth)
-				s->rec.exit_ts = ts;
-			return;
-		}
-	}
-	/* An exit whose entry came before the trace: nothing to pop. */
-}
-
-/* A hard interrupt enters: top-level ones open a record of their own. */
-static void hard_entry(struct ctx *c, struct cpu_state *s, unsigned long long ts,
-		       enum ev_kind kind, long id, const char *vector,
-		       const char *cause)
-{
-	if (!s->hard)
-		rec_open(c, s, ts);
-	push(s, kind, id, vector);
-	seen(c, s, ts, RANK_IRQ, cause);
-}
-
-static void window_opens(struct ctx *c, struct cpu_state *s)
-{
-	s->started = true;
-	if (c->a->task)
-		return;
-	/*
-	 * Without --task the measured task is the one on the CPU when the
-	 * window opens (idle if none or unknown).
-	 */
-	s->measured_pid = s->cur_pid;	/* -1: the next switch's prev */
-	if (s->stint && s->stint_pid == s->measured_pid) {
-		s->stint = false;
-		s->npids = 0;
-	}
-}
+/* ---- pass 2: each record to its row's count handler ---------------------- */
 
 static int count_event(struct tracecmd_input *h, struct tep_record *r,
 		       int cpu, void *data)
 {
 	struct ctx *c = data;
 	struct analysis *a = c->a;
+	struct ev_info *ei = event_of(c, r);
 	struct cpu_state *s;
-	struct ev_info *ei;
-	char name[NAME_LEN], sym[NAME_LEN], buf[CAUSE_LEN];
-	unsigned long long v, ts = r->ts;
-	int pid;
+	struct qc_ev e;
 
 	(void)h;
-	if (cpu < 0 || cpu >= a->nr_trace_cpus || !(s = &c->cs[cpu])->res)
+	if (cpu < 0 || cpu >= a->nr_trace_cpus || refused(c))
 		return 0;
-	if (!s->started && ts >= a->start_ns)
-		window_opens(c, s);
-	ei = event_of(c, r);
-	if (!ei)
-		return 0;
-	if (in_window(c, ts))
-		counter_add(&s->res->events, ei->key, 1);
-	/* An interrupt's return path is over: its record is complete. */
-	if (s->rec.open && !s->depth && ts - s->rec.exit_ts > QC_CONTINUATION_NS)
-		rec_close(c, s);
-
-	switch (ei->kind) {
-	case EV_VEC_ENTRY:
-		snprintf(buf, sizeof(buf), "irq_vectors:%s", ei->vector);
-		hard_entry(c, s, ts, EV_VEC_ENTRY, -1, ei->vector, buf);
-		break;
-	case EV_VEC_EXIT:
-		pop(s, EV_VEC_ENTRY, -1, ei->vector, ts);
-		break;
-	case EV_IRQ_ENTRY:
-		v = field_num(ei->f[0], r);
-		field_str(ei->f[1], r, name, sizeof(name));
-		if (name[0])
-			snprintf(buf, sizeof(buf), "irq:%s", name);
-		else
-			snprintf(buf, sizeof(buf), "irq:%llu", v);
-		hard_entry(c, s, ts, EV_IRQ_ENTRY, (long)v, "", buf);
-		break;
-	case EV_IRQ_EXIT:
-		pop(s, EV_IRQ_ENTRY, (long)field_num(ei->f[0], r), "", ts);
-		break;
-	case EV_SOFTIRQ_ENTRY:
-		/*
-		 * A softirq on an interrupt's way out is part of it; one that a
-		 * foreign task runs (ksoftirqd, or any task's local_bh_enable())
-		 * is part of that task's run; any other one, in the measured
-		 * task's own context, is an interruption of its own.
-		 */
-		if (!rec_continues(s, ts) && !s->stint)
-			rec_open(c, s, ts);
-		v = field_num(ei->f[0], r);
-		push(s, EV_SOFTIRQ_ENTRY, (long)v, "");
-		if (v < sizeof(softirq_names) / sizeof(softirq_names[0]))
-			snprintf(buf, sizeof(buf), "softirq:%s", softirq_names[v]);
-		else
-			snprintf(buf, sizeof(buf), "softirq:%llu", v);
-		seen(c, s, ts, RANK_SOFTIRQ, buf);
-		break;
-	case EV_SOFTIRQ_EXIT:
-		pop(s, EV_SOFTIRQ_ENTRY, (long)field_num(ei->f[0], r), "", ts);
-		break;
-	case EV_HRTIMER:
-		/* Without its carrier (lost before the trace): a record of its own. */
-		if (!rec_continues(s, ts)) {
-			rec_open(c, s, ts);
-			s->rec.exit_ts = ts;
-		}
-		symbol(c->tep, field_num(ei->f[0], r), sym, sizeof(sym));
-		snprintf(buf, sizeof(buf), "timer:%s", sym);
-		seen(c, s, ts, RANK_TIMER, buf);
-		break;
-	case EV_FUNCTION:
-		/* A callback counts only when it ran inside a vector. */
-		if (s->rec.open && s->depth && s->stack[s->depth - 1].kind == EV_VEC_ENTRY) {
-			symbol(c->tep, field_num(ei->f[0], r), sym, sizeof(sym));
-			snprintf(buf, sizeof(buf), "irq_vectors:%s:%s",
-				 s->stack[s->depth - 1].name, sym);
-			s->rec.callbacks++;
-			seen(c, s, ts, RANK_NONE, buf);
-			count(c, s, ts, buf);
-		}
-		break;
-	case EV_WORK_START:
-		symbol(c->tep, field_num(ei->f[0], r), sym, sizeof(sym));
-		snprintf(buf, sizeof(buf), "workqueue:%s", sym);
-		seen(c, s, ts, RANK_NONE, buf);
-		count(c, s, ts, buf);
-		s->work_open = true;
-		s->work_pid = tep_data_pid(c->tep, r);
-		if (s->stint && s->stint_pid == s->work_pid)
-			s->stint_explained = true;
-		break;
-	case EV_WORK_END:
-		s->work_open = false;
-		break;
-	case EV_NMI:
-		symbol(c->tep, field_num(ei->f[0], r), sym, sizeof(sym));
-		snprintf(buf, sizeof(buf), "nmi:%s", sym);
-		seen(c, s, ts, RANK_NONE, buf);
-		count(c, s, ts, buf);
-		break;
-	case EV_TICK_STOP:
-		s->tick_held_by_rcu = !field_num(ei->f[0], r) &&
-				      (field_num(ei->f[1], r) & QC_TICK_DEP_RCU);
-		break;
-	case EV_SWITCH:
-		field_str(ei->f[0], r, name, sizeof(name));
-		pid = (int)field_num(ei->f[1], r);
-		if (!a->task && s->started && s->measured_pid < 0)
-			s->measured_pid = (int)field_num(ei->f[2], r);
-		/* A task switch ends any interrupt's return path. */
-		if (!s->depth)
+	s = &c->cs[cpu];
+	if (!s->res) {
+		/* Another CPU's record: only QC_ANY_CPU rows see it. */
+		if (!ei || !ei->row || !(ei->row->flags & QC_ANY_CPU))
+			return 0;
+	} else {
+		if (!s->started && r->ts >= a->start_ns)
+			window_opens(c, s);
+		if (!ei)
+			return 0;
+		if (in_window(c, r->ts))
+			counter_add(&s->res->events, ei->key, 1);
+		/* An interrupt's return path is over: its record is complete. */
+		if (s->rec.open && !s->depth && r->ts - s->rec.exit_ts > QC_CONTINUATION_NS)
 			rec_close(c, s);
-		end_stint(c, s, ts);
-		s->cur_pid = pid;
-		if (is_foreign(a, s, pid, name)) {
-			s->stint = true;
-			s->stint_pid = pid;
-			s->stint_ts = ts;
-			snprintf(s->stint_comm, sizeof(s->stint_comm), "%s", name);
-			/* a kworker resuming the work item it was preempted in */
-			s->stint_explained = s->work_open && s->work_pid == pid;
-		} else {
-			s->npids = 0;	/* the foreign stretch is over */
-		}
-		break;
-	default:
-		break;
 	}
+	if (!ei->row || !ei->row->count)
+		return 0;
+	e = (struct qc_ev){ .c = c, .r = r, .ei = ei, .ts = r->ts, .cpu = cpu, .s = s };
+	run(ei->row->count, &e);
 	return 0;
+}
+
+/* Does a QC_ANY_CPU row's event have records (pass 1)? Then pass 2 reads every CPU. */
+static bool any_cpu_events(struct ctx *c)
+{
+	int i;
+
+	for (i = 0; i < c->nev; i++)
+		if (c->ev[i].records && c->ev[i].row && (c->ev[i].row->flags & QC_ANY_CPU))
+			return true;
+	return false;
 }
 
 /* ---- driver -------------------------------------------------------------- */
@@ -820,14 +244,7 @@ static void catch_crashes(const char *file)
 
 static void unload(struct ctx *c, struct tracecmd_input *h)
 {
-	int i;
-
-	if (c->ev) {
-		for (i = 0; i < c->nev; i++)
-			free(c->ev[i].key);
-		free(c->ev);
-		c->ev = NULL;
-	}
+	evtable_free(c);
 	if (h)
 		tracecmd_close(h);
 }
@@ -859,8 +276,9 @@ static struct tracecmd_input *load(struct ctx *c, const char *file)
 		return NULL;
 	}
 	c->tep = tracecmd_get_tep(h);
-	if (build_event_table(c)) {
-		set_err(c->err, c->errlen, "%s: cannot index its events", file);
+	if (evtable_build(c)) {
+		if (!c->err[0])
+			set_err(c->err, c->errlen, "%s: cannot index its events", file);
 		unload(c, h);
 		return NULL;
 	}
@@ -881,10 +299,12 @@ static int scan(struct ctx *c, const char *file)
 		return -1;
 	drains_init(&c->drains, c->tep);
 	c->lost_cpu = -1;
-	if (tracecmd_iterate_events(h, NULL, 0, scan_event, c) < 0) {
-		set_err(c->err, c->errlen, "%s: reading its events failed (truncated or corrupt?)", file);
+	if (tracecmd_iterate_events(h, NULL, 0, scan_event, c) < 0 || refused(c)) {
+		if (!refused(c))
+			set_err(c->err, c->errlen, "%s: reading its events failed (truncated or corrupt?)", file);
 		goto out;
 	}
+	c->any_cpu = any_cpu_events(c);
 	drains_finish(&c->drains, c->last_ts);
 	if (!c->records) {
 		set_err(c->err, c->errlen, "%s holds no events: truncated, or tracing never ran", file);
@@ -1038,19 +458,23 @@ int analyze(struct analysis *a, char *err, int errlen)
 		goto out;
 	tally_calls(&c);
 
-	/* Pass 2: the isolated CPUs only, from the start of the trace. */
+	/* Pass 2: the isolated CPUs (or every CPU), from the start of the trace. */
 	h = load(&c, a->file);
 	if (!h)
 		goto out;
 	setsize = CPU_ALLOC_SIZE(a->nr_trace_cpus);
 	CPU_ZERO_S(setsize, set);
+	for (i = 0; i < a->nr_trace_cpus; i++) {
+		c.cs[i].cur_pid = -1;
+		c.cs[i].measured_pid = -1;
+		if (c.any_cpu)
+			CPU_SET_S(i, setsize, set);
+	}
 	for (i = 0; i < a->ncpus; i++) {
 		c.cs[a->cpus[i]].res = &a->res[i];
-		c.cs[a->cpus[i]].cur_pid = -1;
-		c.cs[a->cpus[i]].measured_pid = -1;
 		CPU_SET_S(a->cpus[i], setsize, set);
 	}
-	if (tracecmd_iterate_events(h, set, setsize, count_event, &c) < 0) {
+	if (tracecmd_iterate_events(h, set, setsize, count_event, &c) < 0 || refused(&c)) {
 		if (!err[0])
 			set_err(err, errlen, "%s: reading its events failed (truncated or corrupt?)",
 				a->file);

@@ -2,8 +2,8 @@
 /*
  * analyze: read a guest trace.dat with libtracecmd and count the
  * interruptions of isolated CPUs inside the "qc: window start" ..
- * "qc: window end" markers. The counting rule is described in analyze.c
- * and README.md.
+ * "qc: window end" markers. The counting rule is described in
+ * tracing/README.md.
  */
 #ifndef QC_ANALYZE_H
 #define QC_ANALYZE_H

@@ -8,10 +8,11 @@
  *
  * Prints a table (per isolated CPU: the drains that reached it, the
  * interruptions in total, charged to the drain, and by cause) and writes
- * the same as JSON. The counting rule is in analyze.c and
- * README.md. Exit status: 0 counted; 1 counted but an --expect did not
- * hold; 2 no verdict: bad usage, or a file that is not a complete trace
- * with a measurement window (one line on stderr says why).
+ * the same as JSON. The counting rule is in tracing/README.md. Exit
+ * status: 0 counted; 1 counted but an --expect did not hold; 2 no verdict:
+ * bad usage, or a file that is not a complete trace with a measurement
+ * window, or that the event table cannot read (one line on stderr says
+ * why).
  */
 #define _GNU_SOURCE
 #include <errno.h>

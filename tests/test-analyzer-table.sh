@@ -1,0 +1,89 @@
+#!/bin/sh
+# test-analyzer-table.sh: KTAP tests of qc-analyze's event table
+# (tracing/handlers.c): every event the guest records has a row, and a
+# trace the table cannot read is refused in one line, never counted with an
+# event silently neutral or a field read as zero. The unreadable traces are
+# made from tests/fixtures/traces/planted.dat: `trace-cmd convert` to an
+# uncompressed version 6 file, whose event formats are plain text, then one
+# name in a format changed to another of the same length. Boots nothing.
+cd "$(dirname "$0")/.." || exit 2
+. tests/ktap.sh
+
+QA=tracing/qc-analyze
+ROWS=tracing/handlers.c
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ktap_require make pkg-config jq trace-cmd
+make -s -C tracing check-deps >/dev/null 2>&1 ||
+	ktap_skip_all "libtracecmd-dev, libtraceevent-dev or libtracefs-dev is missing (sudo make setup installs them)"
+make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "make -C tracing fails"
+ktap_plan 6
+
+# The rows, "system event-pattern" per line, as handlers.c writes them:
+# { "system", "pattern", ... } (QC_PROOF_GROUP is "qcaudit", analyze.h).
+sed -n 's/^[[:space:]]*{ "\([a-z_]*\)", "\([^"]*\)",.*/\1 \2/p; s/^[[:space:]]*{ QC_PROOF_GROUP, "\([^"]*\)",.*/qcaudit \1/p' \
+	"$ROWS" > "$tmp/rows"
+# has_row SYSTEM EVENT: a row matches (EVENT "*": any row of SYSTEM).
+has_row() {
+	while read -r _sys _pat; do
+		[ "$_sys" = "$1" ] || continue
+		[ "$2" = "*" ] && return 0
+		# shellcheck disable=SC2254 # the row's pattern is a glob
+		case $2 in $_pat) return 0 ;; esac
+	done < "$tmp/rows"
+	return 1
+}
+# What the guest records: events.list, the window markers, the traced IPI
+# callbacks, and the kprobe groups of tracing/probes/*.list.
+{
+	grep -v '^#' tracing/events.list | grep ':'
+	echo ftrace:print
+	echo ftrace:function
+	sed -n 's|^p:\([a-z_]*\)/\([a-z_]*\) .*|\1:\2|p' tracing/probes/*.list
+} | sort -u > "$tmp/recorded"
+missing=
+while IFS=: read -r sys ev; do
+	has_row "$sys" "$ev" || missing="$missing $sys:$ev"
+done < "$tmp/recorded"
+if [ "$(wc -l < "$tmp/rows")" -ge 20 ] && [ -z "$missing" ]; then
+	ktap_ok "every event the guest records has a row in tracing/handlers.c ($(wc -l < "$tmp/recorded") names, $(wc -l < "$tmp/rows") rows)"
+else
+	ktap_not_ok "every event the guest records has a row in tracing/handlers.c"
+	ktap_diag "rows read: $(wc -l < "$tmp/rows"); without a row:$missing"
+fi
+
+# The version 6 copy reads as the original does.
+args="--cpus 1-3 --task oslat --drain-causes tracing/drain-causes.list"
+v6=$tmp/planted-v6.dat
+trace-cmd convert --file-version 6 --compression none -i tests/fixtures/traces/planted.dat \
+	-o "$v6" >/dev/null 2>&1 || ktap_bail_out "trace-cmd convert cannot write a version 6 copy of planted.dat"
+# shellcheck disable=SC2086 # $args is words
+"$QA" $args --json "$tmp/orig.json" --quiet tests/fixtures/traces/planted.dat &&
+	"$QA" $args --json "$tmp/v6.json" --quiet "$v6" 2>"$tmp/v6.err"
+ktap_check "the uncompressed version 6 copy of planted.dat counts as the original (31 interruptions)" \
+	test "$(jq -c 'del(.trace)' "$tmp/v6.json")" = "$(jq -c 'del(.trace)' "$tmp/orig.json")" -a \
+	"$(jq .total "$tmp/v6.json")" = 31
+
+# patched FROM TO OUT: $v6 with the one occurrence of FROM replaced by TO.
+patched() {
+	[ "$(LC_ALL=C grep -c -a -e "$1" "$v6")" = 1 ] || ktap_bail_out "'$1' is not in $v6 exactly once"
+	LC_ALL=C sed "s/$1/$2/" "$v6" > "$3"
+}
+patched 'name: sched_wakeup$' 'name: sched_wakeuq' "$tmp/norow.dat"
+patched 'field:pid_t next_pid;' 'field:pid_t next_piq;' "$tmp/nofield.dat"
+
+# shellcheck disable=SC2086
+expect_one_error "a record of an event with no row (sched:sched_wakeuq) is refused, not neutral" \
+	qc-analyze "has a record of sched:sched_wakeuq .*no row for: give it a handler, or mark it QC_NEUTRAL" \
+	"$QA" $args --json "$tmp/x.json" --quiet "$tmp/norow.dat"
+ktap_check "... and writes no JSON" test ! -e "$tmp/x.json"
+# shellcheck disable=SC2086
+expect_one_error "a format without a field its row reads (sched_switch's next_pid) is refused, not read as 0" \
+	qc-analyze "the format of sched:sched_switch in this trace has no field \"next_pid\"" \
+	"$QA" $args --json "$tmp/x.json" --quiet "$tmp/nofield.dat"
+# shellcheck disable=SC2086
+expect_one_error "the drain calls' trace (--calls-from) is held to the table too" \
+	qc-analyze "norow.dat: CPU [0-9]* has a record of sched:sched_wakeuq" \
+	"$QA" $args --json "$tmp/x.json" --quiet --calls-from "$tmp/norow.dat" "$v6"
+ktap_finish

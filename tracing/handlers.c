@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * handlers: the event table, one row per event the guest records
+ * (tracing/events.list, plus ftrace:print, ftrace:function and the kprobe
+ * groups), and the handlers that read each event's fields by name.
+ * tracing/README.md states the counting rule they implement.
+ *
+ * Adding an event is one row and one handler:
+ *
+ *	{ "sys", "event", .count = my_handler, .fields = { "target" } },
+ *
+ *	static int my_handler(struct qc_ev *e)
+ *	{
+ *		unsigned long long t = ev_num(e, "target");
+ *		...
+ *	}
+ *
+ * .scan runs in pass 1 (every CPU, before the window is known: markers,
+ * proofs, drain calls), .count in pass 2 (time order, the isolated CPUs
+ * only, or every CPU with QC_ANY_CPU; e->s is then the recording CPU's
+ * state, and cpu_state(c, cpu) any other CPU's, e.g. an IPI's target).
+ * A row that counts nothing is marked QC_NEUTRAL. A record of an event
+ * without a row, or whose format lacks a field its row declares, is
+ * refused.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze-int.h"
+#include "qc-util.h"
+
+/* tick_stop dependency bits of RCU and expedited RCU (TICK_DEP_MASK_RCU*) */
+#define QC_TICK_DEP_RCU	0x30
+
+static const char *softirq_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+/* ---- pass 1: markers, proofs, drain calls ------------------------------- */
+
+static void *grow(void *v, long n, long *alloc, size_t size)
+{
+	if (n < *alloc)
+		return v;
+	*alloc = *alloc ? 2 * *alloc : 64;
+	return qc_realloc(v, *alloc * size);
+}
+
+/* ftrace:print: the window markers; every "qc: " one is kept (audit). */
+static int marker_scan(struct qc_ev *e)
+{
+	struct ctx *c = e->c;
+	struct analysis *a = c->a;
+	char buf[256];
+	size_t n;
+
+	ev_str(e, "buf", buf, sizeof(buf));
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	if (c->before && !strncmp(buf, "qc: ", 4)) {
+		a->marks = grow(a->marks, a->nmarks, &c->marks_alloc, sizeof(*a->marks));
+		a->marks[a->nmarks].ns = e->ts;
+		a->marks[a->nmarks].text = strdup(buf);
+		if (!a->marks[a->nmarks].text)
+			qc_die(2, "out of memory");
+		a->nmarks++;
+	}
+	if (!strcmp(buf, QC_MARK_START)) {
+		if (!c->nstart++ && !a->window_given)
+			a->start_ns = e->ts;
+	} else if (!strcmp(buf, QC_MARK_END) && c->nstart) {
+		if (!c->nend++ && !a->window_given)
+			a->end_ns = e->ts;
+	}
+	return 0;
+}
+
+/* QC_PROOF_GROUP: an audit trigger's path ran (counted once the window is known). */
+static int proof_scan(struct qc_ev *e)
+{
+	struct ctx *c = e->c;
+
+	if (!c->before)
+		return 0;
+	c->hits = grow(c->hits, c->nhits, &c->hits_alloc, sizeof(*c->hits));
+	c->hits[c->nhits].ns = e->ts;
+	c->hits[c->nhits].key = e->ei->key;
+	c->nhits++;
+	return 0;
+}
+
+/* qc:*: the exposure probes, read by drains.c (drains.h names them). */
+static int drains_scan(struct qc_ev *e)
+{
+	drains_record(&e->c->drains, e->c->tep, e->r);
+	return 0;
+}
+
+/* ---- pass 2: the counting rule, isolated CPUs --------------------------- */
+
+static int vector_entry(struct qc_ev *e)
+{
+	char buf[CAUSE_LEN];
+
+	snprintf(buf, sizeof(buf), "irq_vectors:%s", e->ei->stem);
+	hard_entry(e->c, e->s, e->ts, FRAME_VECTOR, -1, e->ei->stem, buf);
+	return 0;
+}
+
+static int vector_exit(struct qc_ev *e)
+{
+	pop(e->s, FRAME_VECTOR, -1, e->ei->stem, e->ts);
+	return 0;
+}
+
+static int irq_entry(struct qc_ev *e)
+{
+	unsigned long long irq = ev_num(e, "irq");
+	char name[NAME_LEN], buf[CAUSE_LEN];
+
+	ev_str(e, "name", name, sizeof(name));
+	if (name[0])
+		snprintf(buf, sizeof(buf), "irq:%s", name);
+	else
+		snprintf(buf, sizeof(buf), "irq:%llu", irq);
+	hard_entry(e->c, e->s, e->ts, FRAME_IRQ, (long)irq, "", buf);
+	return 0;
+}
+
+static int irq_exit(struct qc_ev *e)
+{
+	pop(e->s, FRAME_IRQ, (long)ev_num(e, "irq"), "", e->ts);
+	return 0;
+}
+
+static int softirq_entry(struct qc_ev *e)
+{
+	struct cpu_state *s = e->s;
+	unsigned long long vec;
+	char buf[CAUSE_LEN];
+
+	/*
+	 * A softirq on an interrupt's way out is part of it; one that a
+	 * foreign task runs (ksoftirqd, or any task's local_bh_enable())
+	 * is part of that task's run; any other one, in the measured
+	 * task's own context, is an interruption of its own.
+	 */
+	if (!rec_continues(s, e->ts) && !s->stint)
+		rec_open(e->c, s, e->ts);
+	vec = ev_num(e, "vec");
+	push(s, FRAME_SOFTIRQ, (long)vec, "");
+	if (vec < sizeof(softirq_names) / sizeof(softirq_names[0]))
+		snprintf(buf, sizeof(buf), "softirq:%s", softirq_names[vec]);
+	else
+		snprintf(buf, sizeof(buf), "softirq:%llu", vec);
+	seen(e->c, s, e->ts, RANK_SOFTIRQ, buf);
+	return 0;
+}
+
+static int softirq_exit(struct qc_ev *e)
+{
+	pop(e->s, FRAME_SOFTIRQ, (long)ev_num(e, "vec"), "", e->ts);
+	return 0;
+}
+
+static int hrtimer_expire(struct qc_ev *e)
+{
+	char sym[NAME_LEN], buf[CAUSE_LEN];
+
+	/* Without its carrier (lost before the trace): a record of its own. */
+	if (!rec_continues(e->s, e->ts)) {
+		rec_open(e->c, e->s, e->ts);
+		e->s->rec.exit_ts = e->ts;
+	}
+	ev_sym(e, "function", sym, sizeof(sym));
+	snprintf(buf, sizeof(buf), "timer:%s", sym);
+	seen(e->c, e->s, e->ts, RANK_TIMER, buf);
+	return 0;
+}
+
+/* ftrace:function of ipi-callbacks.list: an IPI's callback. */
+static int ipi_callback(struct qc_ev *e)
+{
+	struct cpu_state *s = e->s;
+	char sym[NAME_LEN], buf[CAUSE_LEN];
+
+	/* A callback counts only when it ran inside a vector. */
+	if (!s->rec.open || !s->depth || s->stack[s->depth - 1].kind != FRAME_VECTOR)
+		return 0;
+	ev_sym(e, "ip", sym, sizeof(sym));
+	snprintf(buf, sizeof(buf), "irq_vectors:%s:%s", s->stack[s->depth - 1].name, sym);
+	s->rec.callbacks++;
+	seen(e->c, s, e->ts, RANK_NONE, buf);
+	count(e->c, s, e->ts, buf);
+	return 0;
+}
+
+static int work_start(struct qc_ev *e)
+{
+	struct cpu_state *s = e->s;
+	char sym[NAME_LEN], buf[CAUSE_LEN];
+
+	ev_sym(e, "function", sym, sizeof(sym));
+	snprintf(buf, sizeof(buf), "workqueue:%s", sym);
+	seen(e->c, s, e->ts, RANK_NONE, buf);
+	count(e->c, s, e->ts, buf);
+	s->work_open = true;
+	s->work_pid = tep_data_pid(e->c->tep, e->r);
+	if (s->stint && s->stint_pid == s->work_pid)
+		s->stint_explained = true;
+	return 0;
+}
+
+static int work_end(struct qc_ev *e)
+{
+	e->s->work_open = false;
+	return 0;
+}
+
+static int nmi(struct qc_ev *e)
+{
+	char sym[NAME_LEN], buf[CAUSE_LEN];
+
+	ev_sym(e, "handler", sym, sizeof(sym));
+	snprintf(buf, sizeof(buf), "nmi:%s", sym);
+	seen(e->c, e->s, e->ts, RANK_NONE, buf);
+	count(e->c, e->s, e->ts, buf);
+	return 0;
+}
+
+static int tick_stop(struct qc_ev *e)
+{
+	e->s->tick_held_by_rcu = !ev_num(e, "success") &&
+				 (ev_num(e, "dependency") & QC_TICK_DEP_RCU);
+	return 0;
+}
+
+static int sched_switch(struct qc_ev *e)
+{
+	struct ctx *c = e->c;
+	struct cpu_state *s = e->s;
+	char comm[NAME_LEN];
+	int pid;
+
+	ev_str(e, "next_comm", comm, sizeof(comm));
+	pid = (int)ev_num(e, "next_pid");
+	if (!c->a->task && s->started && s->measured_pid < 0)
+		s->measured_pid = (int)ev_num(e, "prev_pid");
+	/* A task switch ends any interrupt's return path. */
+	if (!s->depth)
+		rec_close(c, s);
+	end_stint(c, s, e->ts);
+	s->cur_pid = pid;
+	if (is_foreign(c->a, s, pid, comm)) {
+		s->stint = true;
+		s->stint_pid = pid;
+		s->stint_ts = e->ts;
+		snprintf(s->stint_comm, sizeof(s->stint_comm), "%s", comm);
+		/* a kworker resuming the work item it was preempted in */
+		s->stint_explained = s->work_open && s->work_pid == pid;
+	} else {
+		s->npids = 0;	/* the foreign stretch is over */
+	}
+	return 0;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+const struct qc_row qc_rows[] = {
+	/* hard interrupts: system vectors (local_timer, reschedule,
+	   call_function(_single), irq_work, ...) and device IRQs */
+	{ "irq_vectors", "*_entry", .count = vector_entry },
+	{ "irq_vectors", "*_exit", .count = vector_exit },
+	/* vector allocation bookkeeping (CPU hotplug, device setup) */
+	{ "irq_vectors", "vector_*", .flags = QC_NEUTRAL },
+	{ "irq", "irq_handler_entry", .count = irq_entry, .fields = { "irq", "name" } },
+	{ "irq", "irq_handler_exit", .count = irq_exit, .fields = { "irq" } },
+	{ "irq", "softirq_entry", .count = softirq_entry, .fields = { "vec" } },
+	{ "irq", "softirq_exit", .count = softirq_exit, .fields = { "vec" } },
+	{ "irq", "softirq_raise", .flags = QC_NEUTRAL },
+	{ "nmi", "nmi_handler", .count = nmi, .fields = { "handler" } },
+	{ "timer", "hrtimer_expire_entry", .count = hrtimer_expire, .fields = { "function" } },
+	{ "timer", "tick_stop", .count = tick_stop, .fields = { "success", "dependency" } },
+	{ "ftrace", "function", .count = ipi_callback, .fields = { "ip" } },
+	/* work items and tasks */
+	{ "workqueue", "workqueue_execute_start", .count = work_start, .fields = { "function" } },
+	{ "workqueue", "workqueue_execute_end", .count = work_end },
+	{ "workqueue", "workqueue_queue_work", .flags = QC_NEUTRAL },
+	{ "workqueue", "workqueue_activate_work", .flags = QC_NEUTRAL },
+	{ "sched", "sched_switch", .count = sched_switch,
+	  .fields = { "next_comm", "next_pid", "prev_pid" } },
+	{ "sched", "sched_wakeup", .flags = QC_NEUTRAL },
+	/* in the fixtures: mixed.dat's capture enables sched_process_exec;
+	   events.list had kmem:mm_page_pcpu_drain before the exposure probes */
+	{ "sched", "sched_process_exec", .flags = QC_NEUTRAL },
+	{ "kmem", "mm_page_pcpu_drain", .flags = QC_NEUTRAL },
+	{ "exceptions", "page_fault_kernel", .flags = QC_NEUTRAL },
+	/* read in pass 1 only */
+	{ "ftrace", "print", .scan = marker_scan, .flags = QC_NEUTRAL, .fields = { "buf" } },
+	{ "qc", "*", .scan = drains_scan, .flags = QC_NEUTRAL },
+	{ QC_PROOF_GROUP, "*", .scan = proof_scan, .flags = QC_NEUTRAL },
+};
+
+const int qc_nrows = sizeof(qc_rows) / sizeof(qc_rows[0]);
