@@ -21,6 +21,7 @@
 
 #include "analyze.h"
 #include "drains.h"
+#include "origins.h"
 
 #define CAUSE_LEN	160
 #define NAME_LEN	64
@@ -116,6 +117,7 @@ struct irq_rec {
 	enum rank best_rank;
 	char best[CAUSE_LEN];
 	long callbacks;
+	unsigned long long prev_exit;	/* the previous record's return */
 };
 
 /*
@@ -146,8 +148,9 @@ struct cpu_state {
 	/* foreign tasks already counted in this foreign stretch */
 	int pids[MAX_PIDS];
 	int npids;
-	/* the last tick_stop said: cannot stop, RCU needs the tick */
-	bool tick_held_by_rcu;
+	/* the last tick_stop said: cannot stop, RCU needs the tick; or
+	   another dependency does */
+	bool tick_held_by_rcu, tick_held_other;
 };
 
 struct ctx {
@@ -157,6 +160,7 @@ struct ctx {
 	int nev;
 	struct cpu_state *cs;	/* indexed by trace CPU (pass 2) */
 	struct drains drains;	/* the calls the charging rule looks at */
+	struct origins origins;	/* every send of the trace (origins.h) */
 	/* pass 1 */
 	int nstart, nend;
 	unsigned long long last_ts;
@@ -190,7 +194,9 @@ void ev_sym(const struct qc_ev *e, const char *field, char *out, size_t outlen);
 struct cpu_state *cpu_state(struct ctx *c, long long cpu);
 bool in_window(struct ctx *c, unsigned long long ts);
 bool is_foreign(struct analysis *a, struct cpu_state *s, int pid, const char *comm);
-void count(struct ctx *c, struct cpu_state *s, unsigned long long ts, const char *cause);
+/* @pid: the foreign task of a "sched:" interruption, else -1 */
+void count(struct ctx *c, struct cpu_state *s, unsigned long long ts, const char *cause,
+	   int pid);
 void seen(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	  enum rank rank, const char *name);
 void rec_open(struct ctx *c, struct cpu_state *s, unsigned long long ts);
@@ -203,5 +209,9 @@ void pop(struct cpu_state *s, enum frame_kind kind, long id, const char *name,
 void hard_entry(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		enum frame_kind kind, long id, const char *vector, const char *cause);
 void window_opens(struct ctx *c, struct cpu_state *s);
+
+/* explain.c: an interruption's origin, matched and reported on its CPU */
+void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
+	     const char *cause, int pid);
 
 #endif

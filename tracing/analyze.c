@@ -298,6 +298,7 @@ static int scan(struct ctx *c, const char *file)
 	if (!h)
 		return -1;
 	drains_init(&c->drains, c->tep);
+	origins_init(&c->origins, c->tep, tep_get_cpus(c->tep));
 	c->lost_cpu = -1;
 	if (tracecmd_iterate_events(h, NULL, 0, scan_event, c) < 0 || refused(c)) {
 		if (!refused(c))
@@ -306,6 +307,7 @@ static int scan(struct ctx *c, const char *file)
 	}
 	c->any_cpu = any_cpu_events(c);
 	drains_finish(&c->drains, c->last_ts);
+	origins_finish(&c->origins, c->last_ts);
 	if (!c->records) {
 		set_err(c->err, c->errlen, "%s holds no events: truncated, or tracing never ran", file);
 		goto out;
@@ -398,8 +400,11 @@ static int overlay_calls(struct ctx *c)
 	struct analysis other = { .file = c->a->calls_from };
 	struct ctx o = { .a = &other, .err = c->err, .errlen = c->errlen };
 
-	if (scan(&o, other.file))
+	if (scan(&o, other.file)) {
+		origins_free(&o.origins);
 		return -1;
+	}
+	origins_free(&o.origins);
 	if (!o.drains.probes) {
 		set_err(c->err, c->errlen, "%s (--calls-from) has no exposure probes: no drain calls to overlay",
 			other.file);
@@ -450,6 +455,8 @@ int analyze(struct analysis *a, char *err, int errlen)
 	/* Pass 1: window, liveness and drain calls, from every CPU. */
 	if (scan(&c, a->file))
 		goto out;
+	a->origin_probes = c.origins.probes;
+	snprintf(a->origin_missing, sizeof(a->origin_missing), "%s", c.origins.missing);
 	for (i = 0; i < a->ncpus; i++) {
 		a->res[i].events_before = c.before[a->cpus[i]];
 		a->res[i].events_after = c.after[a->cpus[i]];
@@ -497,6 +504,7 @@ out:
 	free(c.before);
 	free(c.after);
 	drains_free(&c.drains);
+	origins_free(&c.origins);
 	unload(&c, h);
 	return ret;
 }
@@ -510,6 +518,9 @@ void analysis_free(struct analysis *a)
 		counter_free(&a->res[i].all_causes);
 		counter_free(&a->res[i].events);
 		counter_free(&a->res[i].charged_by_cause);
+		counter_free(&a->res[i].origin_chains);
+		counter_free(&a->res[i].origin_unknown);
+		counter_free(&a->res[i].origin_drain_by_cause);
 	}
 	free(a->res);
 	a->res = NULL;

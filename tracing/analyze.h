@@ -9,9 +9,11 @@
 #define QC_ANALYZE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "causes.h"
 #include "counter.h"
+#include "origins.h"
 
 #define QC_MARK_START	"qc: window start"
 #define QC_MARK_END	"qc: window end"
@@ -38,6 +40,18 @@ struct cpu_result {
 	long exposure_drains, exposure_pages;
 	/* liveness: this CPU's events before the window and after it */
 	long events_before, events_after;
+	/* origins (origins.h, explain.c): each interruption's class, the
+	   chains it is reported under, the remote-type ones with no sender
+	   by cause, and those whose senders include the drain */
+	long origin_class[ORIGIN_CLASSES];
+	struct counter origin_chains;
+	struct counter origin_unknown;
+	long origin_drain;
+	struct counter origin_drain_by_cause;
+	/* RCU QS interruptions by their grace period: one a drain requested
+	   (its synchronize_rcu() found none in progress and this one began
+	   from it), one a drain only waited on, any other */
+	long rcu_drain_requested, rcu_drain_waited, rcu_other;
 };
 
 /* A "qc: ..." trace marker (trace-mark.sh), anywhere in the trace. */
@@ -58,11 +72,14 @@ struct analysis {
 	const struct causes *drain_causes;	/* NULL: nothing is named a drain */
 	const char *calls_from;		/* take the drain calls from this trace */
 	bool window_given;		/* start_ns..end_ns given, markers ignored */
+	FILE *explain;			/* one JSON line per counted interruption, or NULL */
 	/* results */
 	unsigned long long start_ns, end_ns;
 	int nr_trace_cpus;
 	long total, charged_total;
 	bool probes;			/* the drain calls' trace had the probes */
+	bool origin_probes;		/* the trace had the send-side probes */
+	char origin_missing[96];	/* else the first send-side event it lacks */
 	long calls, calls_reached;	/* drain calls opened in the window */
 	struct cpu_result *res;		/* one per cpus[] entry */
 	/* every "qc: " marker of the trace, in time order */

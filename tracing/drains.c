@@ -170,6 +170,24 @@ bool drains_in_flight(const struct drains *d, unsigned long long ts, int cpu)
 	return false;
 }
 
+bool drains_in_call(const struct drains *d, unsigned long long ts, int pid)
+{
+	int lo = 0, hi = d->n, i;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (d->v[mid].start_ns <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo - 1; i >= 0 && ts - d->v[i].start_ns <= d->longest_ns; i--)
+		if (d->v[i].pid == pid && ts <= d->v[i].end_ns)
+			return true;
+	return false;
+}
+
 void drains_free(struct drains *d)
 {
 	free(d->v);

@@ -62,6 +62,8 @@ void drains_shift(struct drains *d, long long delta);
  * with @cpu < 0, any call at all?
  */
 bool drains_in_flight(const struct drains *d, unsigned long long ts, int cpu);
+/* Was a call by task @pid in flight at @ts (its own drain_all_pages())? */
+bool drains_in_call(const struct drains *d, unsigned long long ts, int pid);
 void drains_free(struct drains *d);
 
 #endif

@@ -23,6 +23,7 @@
  * without a row, or whose format lacks a field its row declares, is
  * refused.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -95,6 +96,16 @@ static int proof_scan(struct qc_ev *e)
 static int drains_scan(struct qc_ev *e)
 {
 	drains_record(&e->c->drains, e->c->tep, e->r);
+	return 0;
+}
+
+/*
+ * The send side and the receive side's flush points, read by origins.c
+ * (origins.h names the events and the fields it reads).
+ */
+static int origins_scan(struct qc_ev *e)
+{
+	origins_record(&e->c->origins, e->c->tep, e->r, e->cpu);
 	return 0;
 }
 
@@ -193,7 +204,7 @@ static int ipi_callback(struct qc_ev *e)
 	snprintf(buf, sizeof(buf), "irq_vectors:%s:%s", s->stack[s->depth - 1].name, sym);
 	s->rec.callbacks++;
 	seen(e->c, s, e->ts, RANK_NONE, buf);
-	count(e->c, s, e->ts, buf);
+	count(e->c, s, e->ts, buf, -1);
 	return 0;
 }
 
@@ -205,7 +216,7 @@ static int work_start(struct qc_ev *e)
 	ev_sym(e, "function", sym, sizeof(sym));
 	snprintf(buf, sizeof(buf), "workqueue:%s", sym);
 	seen(e->c, s, e->ts, RANK_NONE, buf);
-	count(e->c, s, e->ts, buf);
+	count(e->c, s, e->ts, buf, -1);
 	s->work_open = true;
 	s->work_pid = tep_data_pid(e->c->tep, e->r);
 	if (s->stint && s->stint_pid == s->work_pid)
@@ -226,14 +237,16 @@ static int nmi(struct qc_ev *e)
 	ev_sym(e, "handler", sym, sizeof(sym));
 	snprintf(buf, sizeof(buf), "nmi:%s", sym);
 	seen(e->c, e->s, e->ts, RANK_NONE, buf);
-	count(e->c, e->s, e->ts, buf);
+	count(e->c, e->s, e->ts, buf, -1);
 	return 0;
 }
 
 static int tick_stop(struct qc_ev *e)
 {
-	e->s->tick_held_by_rcu = !ev_num(e, "success") &&
-				 (ev_num(e, "dependency") & QC_TICK_DEP_RCU);
+	bool held = !ev_num(e, "success");
+
+	e->s->tick_held_by_rcu = held && (ev_num(e, "dependency") & QC_TICK_DEP_RCU);
+	e->s->tick_held_other = held && (ev_num(e, "dependency") & ~QC_TICK_DEP_RCU);
 	return 0;
 }
 
@@ -271,7 +284,7 @@ static int sched_switch(struct qc_ev *e)
 const struct qc_row qc_rows[] = {
 	/* hard interrupts: system vectors (local_timer, reschedule,
 	   call_function(_single), irq_work, ...) and device IRQs */
-	{ "irq_vectors", "*_entry", .count = vector_entry },
+	{ "irq_vectors", "*_entry", .scan = origins_scan, .count = vector_entry },
 	{ "irq_vectors", "*_exit", .count = vector_exit },
 	/* vector allocation bookkeeping (CPU hotplug, device setup) */
 	{ "irq_vectors", "vector_*", .flags = QC_NEUTRAL },
@@ -287,11 +300,13 @@ const struct qc_row qc_rows[] = {
 	/* work items and tasks */
 	{ "workqueue", "workqueue_execute_start", .count = work_start, .fields = { "function" } },
 	{ "workqueue", "workqueue_execute_end", .count = work_end },
-	{ "workqueue", "workqueue_queue_work", .flags = QC_NEUTRAL },
+	{ "workqueue", "workqueue_queue_work", .scan = origins_scan, .flags = QC_NEUTRAL },
 	{ "workqueue", "workqueue_activate_work", .flags = QC_NEUTRAL },
 	{ "sched", "sched_switch", .count = sched_switch,
 	  .fields = { "next_comm", "next_pid", "prev_pid" } },
 	{ "sched", "sched_wakeup", .flags = QC_NEUTRAL },
+	{ "sched", "sched_waking", .scan = origins_scan, .flags = QC_NEUTRAL },
+	{ "sched", "sched_wake_idle_without_ipi", .scan = origins_scan, .flags = QC_NEUTRAL },
 	/* in the fixtures: mixed.dat's capture enables sched_process_exec;
 	   events.list had kmem:mm_page_pcpu_drain before the exposure probes */
 	{ "sched", "sched_process_exec", .flags = QC_NEUTRAL },
@@ -301,6 +316,9 @@ const struct qc_row qc_rows[] = {
 	{ "ftrace", "print", .scan = marker_scan, .flags = QC_NEUTRAL, .fields = { "buf" } },
 	{ "qc", "*", .scan = drains_scan, .flags = QC_NEUTRAL },
 	{ QC_PROOF_GROUP, "*", .scan = proof_scan, .flags = QC_NEUTRAL },
+	/* the send side (probes/origins.list) and the stack after a send */
+	{ "qcsend", "*", .scan = origins_scan, .flags = QC_NEUTRAL },
+	{ "ftrace", "kernel_stack", .scan = origins_scan, .flags = QC_NEUTRAL },
 };
 
 const int qc_nrows = sizeof(qc_rows) / sizeof(qc_rows[0]);

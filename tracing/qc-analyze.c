@@ -45,6 +45,8 @@ static void usage(FILE *f)
 		"  -w, --window S:E       count from S to E (trace ns, as the JSON's window)\n"
 		"                         instead of between the markers\n"
 		"  -j, --json FILE        write the result as JSON (\"-\": stdout, no table)\n"
+		"  -x, --explain FILE     one JSON line per interruption in the window: its\n"
+		"                         origin's class and senders (tracing/README.md, Origins)\n"
 		"  -e, --expect C:CAUSE=K require exactly K interruptions by CAUSE on CPU C\n"
 		"                         (repeatable; exit 1 if one does not hold)\n"
 		"  -q, --quiet            no table\n"
@@ -128,6 +130,14 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 		qc_json_str(f, a->calls_from);
 	else
 		fprintf(f, "null");
+	/* the send side: complete, or the first event it lacks */
+	fprintf(f, ",\n  \"origin_probes\": {\"complete\": %s, \"missing\": ",
+		a->origin_probes ? "true" : "false");
+	if (a->origin_probes)
+		fprintf(f, "null");
+	else
+		qc_json_str(f, a->origin_missing);
+	fprintf(f, "}");
 	fprintf(f, ",\n  \"drains\": {\"calls\": %ld, \"reached\": %ld, \"probes\": %s},\n",
 		a->calls, a->calls_reached, a->probes ? "true" : "false");
 	fprintf(f, "  \"cpus\": {");
@@ -153,6 +163,24 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 			r->charged_named, r->charged_in_flight, r->charged_rcu_tick);
 		fprintf(f, ",\n      \"liveness\": {\"before\": %ld, \"after\": %ld}",
 			r->events_before, r->events_after);
+		if (a->origin_probes) {
+			int k;
+
+			fprintf(f, ",\n      \"origins\": {\"classes\": {");
+			for (k = 0; k < ORIGIN_CLASSES; k++)
+				fprintf(f, "%s\"%s\": %ld", k ? ", " : "", origin_class_names[k],
+					r->origin_class[k]);
+			fprintf(f, "}, \"drain\": %ld,\n", r->origin_drain);
+			json_counter(f, "drain_by_cause", &r->origin_drain_by_cause, "        ");
+			fprintf(f, ",\n        \"rcu_qs_by_grace_period\": {\"drain_requested\": %ld, \"drain_waited\": %ld, \"other\": %ld},\n",
+				r->rcu_drain_requested, r->rcu_drain_waited, r->rcu_other);
+			json_counter(f, "unknown_by_cause", &r->origin_unknown, "        ");
+			fprintf(f, ",\n");
+			json_counter(f, "chains", &r->origin_chains, "        ");
+			fprintf(f, "}");
+		} else {
+			fprintf(f, ",\n      \"origins\": null");
+		}
 		fprintf(f, "\n    }");
 	}
 	fprintf(f, "\n  },\n  \"total\": %ld,\n  \"charged_total\": %ld,\n",
@@ -212,6 +240,7 @@ int main(int argc, char **argv)
 		{ "calls-from", required_argument, NULL, 'C' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "json", required_argument, NULL, 'j' },
+		{ "explain", required_argument, NULL, 'x' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -219,14 +248,15 @@ int main(int argc, char **argv)
 	};
 	struct analysis a = { 0 };
 	struct expect *exp = NULL;
-	const char *json = NULL, *cpus = NULL, *causes_file = NULL;
+	const char *json = NULL, *cpus = NULL, *causes_file = NULL, *explain = NULL;
+	char *explain_tmp = NULL;
 	struct causes dc = { 0 };
 	char junk;
 	int nexp = 0, quiet = 0, opt, i, j, bad = 0;
 	char err[512];
 
 	qc_prog = "qc-analyze";
-	while ((opt = getopt_long(argc, argv, "c:t:d:C:w:j:e:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:d:C:w:j:x:e:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
@@ -245,6 +275,9 @@ int main(int argc, char **argv)
 			    a.end_ns <= a.start_ns)
 				qc_die(2, "--window '%s' is not START_NS:END_NS with START < END", optarg);
 			a.window_given = true;
+			break;
+		case 'x':
+			explain = optarg;
 			break;
 		case 'j':
 			json = optarg;
@@ -289,8 +322,22 @@ int main(int argc, char **argv)
 			qc_die(2, "%s", err);
 		a.drain_causes = &dc;
 	}
-	if (analyze(&a, err, sizeof(err)))
+	/* Written beside, renamed once the analysis is complete. */
+	if (explain) {
+		if (asprintf(&explain_tmp, "%s.tmp", explain) < 0)
+			qc_die(2, "out of memory");
+		a.explain = fopen(explain_tmp, "w");
+		if (!a.explain)
+			qc_die(2, "cannot write %s", explain_tmp);
+	}
+	if (analyze(&a, err, sizeof(err))) {
+		if (explain_tmp)
+			unlink(explain_tmp);
 		qc_die(2, "%s", err);
+	}
+	if (explain && (fclose(a.explain) || rename(explain_tmp, explain)))
+		qc_die(2, "cannot write %s", explain);
+	free(explain_tmp);
 	for (i = 0; i < a.ncpus; i++) {
 		counter_sort(&a.res[i].by_cause);
 		counter_sort(&a.res[i].all_causes);

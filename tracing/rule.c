@@ -48,11 +48,12 @@ static bool is_tick(const char *cause)
 
 /* One interruption at @ts, counted if in the window and charged if due. */
 void count(struct ctx *c, struct cpu_state *s, unsigned long long ts,
-	   const char *cause)
+	   const char *cause, int pid)
 {
 	struct cpu_result *res = s->res;
 	const struct causes *dc = c->a->drain_causes;
 
+	explain(c, s, ts, cause, pid);
 	if (!in_window(c, ts))
 		return;
 	res->interruptions++;
@@ -85,16 +86,19 @@ void seen(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 void rec_close(struct ctx *c, struct cpu_state *s)
 {
 	if (s->rec.open && !s->rec.callbacks)
-		count(c, s, s->rec.ts, s->rec.best_rank ? s->rec.best : "unknown");
+		count(c, s, s->rec.ts, s->rec.best_rank ? s->rec.best : "unknown", -1);
 	s->rec.open = false;
 }
 
 void rec_open(struct ctx *c, struct cpu_state *s, unsigned long long ts)
 {
+	unsigned long long prev_exit = s->rec.exit_ts;
+
 	rec_close(c, s);
 	memset(&s->rec, 0, sizeof(s->rec));
 	s->rec.open = true;
 	s->rec.ts = ts;
+	s->rec.prev_exit = prev_exit;
 }
 
 /* Does a softirq or timer at @ts still belong to the open record? */
@@ -125,7 +129,7 @@ void end_stint(struct ctx *c, struct cpu_state *s, unsigned long long ts)
 		return;
 	snprintf(buf, sizeof(buf), "sched:%s", s->stint_comm);
 	counter_add(&s->res->all_causes, buf, 1);
-	count(c, s, s->stint_ts > c->a->start_ns ? s->stint_ts : c->a->start_ns, buf);
+	count(c, s, s->stint_ts > c->a->start_ns ? s->stint_ts : c->a->start_ns, buf, s->stint_pid);
 }
 
 void push(struct cpu_state *s, enum frame_kind kind, long id,

@@ -1,0 +1,71 @@
+#!/bin/sh
+# test-origins.sh: the analyzer names the sender of every interruption
+# (tracing/README.md, "Origins"), on real guest traces with the send-side
+# probes (tests/fixtures/traces/README.md says how each was captured):
+# the decoy's IPIs and work items are the decoy's, the self-test's planted
+# ones the planter's with exact counts, wq's drain work items, barriers and
+# IPIs the drain's, one IPI serving two senders' callbacks gives each its
+# own, and no remote-type interruption is left without a sender. A trace
+# without the send side says so and explains nothing. Boots nothing.
+cd "$(dirname "$0")/.." || exit 2
+. tests/ktap.sh
+
+FX=tests/fixtures/traces
+QA=tracing/qc-analyze
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ktap_plan 14
+make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
+analyze() { "$QA" --cpus 1-3 --task oslat,refill --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
+# q NAME FILTER: jq over the explained interruptions of NAME, slurped.
+q() { jq -sc "$2" "$tmp/$1.jsonl" 2>/dev/null || echo FAIL; }
+
+ktap_check "origins-wq.dat (wq, hammer, decoy) is analysed with the send side" analyze wq origins-wq.dat
+ktap_check "... its send-side probes are complete" test "$(jq -c .origin_probes "$tmp/wq.json")" = '{"complete":true,"missing":null}'
+unknown=$(jq -c '[.cpus[] | .origins.classes.unknown]' "$tmp/wq.json")
+ktap_check "no interruption without a sender on any CPU (unknown per CPU: $unknown)" test "$unknown" = '[0,0,0]'
+
+# The decoy (hammer/decoy.c): every IPI and work item of its on each CPU.
+decoy=$(q wq '[.[] | select(.cause | test("qc_decoy"))] | group_by(.cpu) |
+	map({cpu: .[0].cpu, n: length, decoy: map(select(.senders[0].comm == "qc_decoy" and
+	(.senders[0].stack | test("qc_decoy_fn")) and .drain == false)) | length})')
+ktap_check "each decoy interruption on CPUs 1-3 is the decoy's, none the drain's ($decoy)" \
+	test "$(echo "$decoy" | jq 'length == 3 and all(.n > 0 and .n == .decoy)')" = true
+
+# wq's drain: its work items and barriers on the refill CPUs, the drain's.
+for c in 2 3; do
+	got=$(q wq "[.[] | select(.cpu == $c and (.cause == \"workqueue:drain_local_pages_wq\" or .cause == \"workqueue:wq_barrier_func\"))]
+		| {n: length, drain: map(select(.drain and .senders[0].comm == \"qc_hammer/0\"
+		and (.senders[0].stack | test(\"__drain_all_pages\")))) | length}")
+	items=$(q wq "[.[] | select(.cpu == $c and .cause == \"workqueue:drain_local_pages_wq\")] | length")
+	reached=$(jq ".cpus[\"$c\"].exposure.drains" "$tmp/wq.json")
+	ktap_check "CPU $c: every drain work item and barrier is the drain's ($got), drain items $items >= drains that reached it $reached" \
+		test "$(echo "$got" | jq '.n > 0 and .n == .drain')" = true -a "$items" -ge "$reached" -a "$reached" -gt 0
+done
+
+# One call-function vector that ran two senders' callbacks: each its own.
+batch=$(q wq '[.[] | select(.cause | startswith("irq_vectors:call_function_single:"))] | group_by([.cpu, .vector_ns])
+	| map(select(length > 1 and ([.[].senders[0].comm] | unique | length) > 1)) | .[0]
+	| map({cb: (.cause | split(":")[2]), comm: .senders[0].comm})')
+ktap_check "a vector serving the drain's nohz kick and the decoy's IPI names each one's sender ($batch)" \
+	test "$(echo "$batch" | jq 'map(select((.cb == "qc_decoy_ipi" and .comm == "qc_decoy") or (.cb == "nohz_full_kick_func" and .comm == "qc_hammer/0"))) | length')" = 2
+
+# The self-test: 3 work items and 3 IPIs planted on each CPU by "sh".
+ktap_check "origins-selftest-wq.dat is analysed with the send side" analyze st origins-selftest-wq.dat
+for kind in qc_planted_work qc_planted_ipi; do
+	got=$(q st "[.[] | select(.cause | endswith(\"$kind\"))] | group_by(.cpu) | map([.[0].cpu, length,
+		(map(select(.senders[0].comm == \"sh\" and (.senders[0].stack | test(\"qc_plant_write\")))) | length)])")
+	ktap_check "$kind: 3 planted on each CPU, each the planter's ([cpu, counted, planter's]: $got)" \
+		test "$got" = '[[1,3,3],[2,3,3],[3,3,3]]'
+done
+ktap_check "the self-test window: no interruption without a sender" \
+	test "$(jq -c '[.cpus[] | .origins.classes.unknown]' "$tmp/st.json")" = '[0,0,0]'
+
+# A trace from before the send side: it says so, and explains nothing.
+ktap_check "planted.dat (no send-side probes) is still counted" analyze old planted.dat
+ktap_check "... names the send-side event it lacks ($(jq -c .origin_probes "$tmp/old.json"))" \
+	test "$(jq '.origin_probes.complete == false and (.origin_probes.missing | test("qcsend:"))' "$tmp/old.json")" = true
+ktap_check "... and has no origins for any CPU, nor an explained interruption" \
+	test "$(jq '[.cpus[].origins] == [null, null, null]' "$tmp/old.json")/$(wc -l < "$tmp/old.jsonl")" = true/0
+ktap_finish

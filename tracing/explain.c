@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * explain: each interruption the counting rule counts, matched to its
+ * senders by origins.c and reported on its CPU: its class, the chain it
+ * is counted under, whether its senders include the drain, and for RCU's
+ * quiescent-state forcing, whose grace period it was. tracing/README.md,
+ * "Origins", states the rules.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze-int.h"
+#include "qc-util.h"
+
+/*
+ * Does @org hold the drain: a send whose stack holds one of the drain's
+ * functions, or made by a task inside its own drain_all_pages() call (not
+ * for overlaid calls: those are another trace's tasks)?
+ */
+static bool origin_is_drain(struct ctx *c, const struct origin *org)
+{
+	int i;
+
+	for (i = 0; i < org->nsend; i++) {
+		const struct send *snd = &c->origins.v[org->send[i]];
+
+		if (origins_stack_has_drain(&c->origins, snd) ||
+		    (!c->a->calls_from && drains_in_call(&c->drains, snd->ns, snd->pid)))
+			return true;
+	}
+	return false;
+}
+
+/* Was one of @n synchronize_rcu() callers inside its own drain call then? */
+static bool drain_task_in(struct ctx *c, const struct gp_task *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (drains_in_call(&c->drains, v[i].ns, v[i].pid))
+			return true;
+	return false;
+}
+
+/*
+ * An RCU QS interruption's grace period: the one in progress when its
+ * first sender acted (or when it happened), and whether a drain asked for
+ * it or only waited on it. Not for overlaid calls: another trace's tasks.
+ */
+static void rcu_split(struct ctx *c, struct cpu_result *res, const struct origin *org,
+		      unsigned long long ts)
+{
+	unsigned long long at = org->nsend ? c->origins.v[org->send[0]].ns : ts;
+	const struct grace_period *g = origins_gp_at(&c->origins, at);
+
+	if (g && !c->a->calls_from && drain_task_in(c, g->requested, g->nrequested))
+		res->rcu_drain_requested++;
+	else if (g && !c->a->calls_from && drain_task_in(c, g->waited, g->nwaited))
+		res->rcu_drain_waited++;
+	else
+		res->rcu_other++;
+}
+
+/* --explain: one interruption of the window and its senders, one JSON line. */
+static void explain_line(struct ctx *c, const struct interruption *in,
+			 const struct origin *org, bool drain)
+{
+	FILE *f = c->a->explain;
+	int i;
+
+	fprintf(f, "{\"ns\": %llu, \"vector_ns\": %llu, \"cpu\": %d, \"cause\": ",
+		in->ns, in->vec_ns, in->cpu);
+	qc_json_str(f, in->cause);
+	fprintf(f, ", \"class\": \"%s\", \"adopted\": %s, \"drain\": %s, \"senders\": [",
+		origin_class_names[org->cls], org->adopted ? "true" : "false", drain ? "true" : "false");
+	for (i = 0; i < org->nsend; i++) {
+		const struct send *snd = &c->origins.v[org->send[i]];
+
+		fprintf(f, "%s{\"ns\": %llu, \"cpu\": %d, \"pid\": %d, \"comm\": ", i ? ", " : "",
+			snd->ns, snd->cpu, snd->pid);
+		qc_json_str(f, c->origins.stacks[snd->comm]);
+		fprintf(f, ", \"stack\": ");
+		if (snd->stack >= 0)
+			qc_json_str(f, c->origins.stacks[snd->stack]);
+		else
+			fprintf(f, "null");
+		fprintf(f, "}");
+	}
+	fprintf(f, "]}\n");
+}
+
+static bool foreign_to(const void *ctx, int cpu, int pid, const char *comm)
+{
+	const struct ctx *c = ctx;
+
+	return cpu >= 0 && cpu < c->a->nr_trace_cpus && c->cs[cpu].res &&
+	       is_foreign(c->a, &c->cs[cpu], pid, comm);
+}
+
+void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
+	     const char *cause, int pid)
+{
+	struct cpu_result *res = s->res;
+	struct interruption in = {
+		.cpu = res->cpu, .ns = ts, .cause = cause, .pid = pid,
+		.vec_ns = s->rec.open ? s->rec.ts : ts,
+		.tick_rcu = s->tick_held_by_rcu, .tick_other = s->tick_held_other,
+		.after_interruption = s->rec.open && s->rec.prev_exit &&
+				      s->rec.ts - s->rec.prev_exit <= QC_CONTINUATION_NS,
+		.foreign = foreign_to, .ctx = c,
+	};
+	char chain[CAUSE_LEN * 4];
+	struct origin org;
+	bool drain;
+
+	if (!c->origins.probes)
+		return;
+	/* Matching consumes sends: interruptions outside the window too. */
+	origins_match(&c->origins, &in, &org);
+	if (!in_window(c, ts))
+		return;
+	res->origin_class[org.cls]++;
+	origins_chain(&c->origins, &in, &org, chain, sizeof(chain));
+	counter_add(&res->origin_chains, chain, 1);
+	if (org.cls == ORIGIN_UNKNOWN)
+		counter_add(&res->origin_unknown, cause, 1);
+	drain = origin_is_drain(c, &org);
+	if (drain) {
+		res->origin_drain++;
+		counter_add(&res->origin_drain_by_cause, cause, 1);
+	}
+	if (org.cls == ORIGIN_RCU_QS)
+		rcu_split(c, res, &org, ts);
+	if (c->a->explain)
+		explain_line(c, &in, &org, drain);
+}

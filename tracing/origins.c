@@ -1,0 +1,778 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * origins: the send side of a trace and the rules that match each
+ * interruption of an isolated CPU to its senders (origins.h says which
+ * events; tracing/README.md, "Origins", states the rules in words).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "origins.h"
+#include "qc-util.h"
+
+/* Frames kept of a stack: enough to reach the kthread or the syscall. */
+#define STACK_FRAMES		10
+/*
+ * How far back a send may be from what it caused. Under TCG a vCPU can
+ * take ~100 ms to take an IPI; a work item can wait behind the measured
+ * task; a tick dependency lasts until cleared.
+ */
+#define HORIZON_NS		2000000000ULL
+#define TICK_DEP_HORIZON_NS	30000000000ULL
+
+const char *const origin_class_names[ORIGIN_CLASSES] = {
+	[ORIGIN_REMOTE] = "remote",
+	[ORIGIN_RCU_QS] = "rcu_qs",
+	[ORIGIN_INHERITED] = "inherited",
+	[ORIGIN_SELF] = "self",
+	[ORIGIN_DEVICE] = "device",
+	[ORIGIN_BEFORE] = "before_trace",
+	[ORIGIN_UNKNOWN] = "unknown",
+};
+
+/*
+ * The events sends are read from: system, name, what they send, and the
+ * fields read, by name (a field the trace lacks refuses the trace).
+ */
+static const struct send_event {
+	const char *system, *name;
+	enum send_kind kind;
+	const char *target;	/* the target CPU's field, or NULL */
+	const char *mask;	/* the target CPUs' mask field, or NULL */
+	const char *type;	/* CSD_TYPE or tick dependency bit, or NULL */
+	const char *func;	/* the callback's or work's function, or NULL */
+	const char *work;	/* the work item or the wakee, or NULL */
+} send_events[] = {
+	{ "qcsend", "resched", SEND_RESCHED, "target", NULL, NULL, NULL, NULL },
+	{ "qcsend", "csd_queue", SEND_CSD, "target", NULL, "type", "func", NULL },
+	{ "qcsend", "csd_many", SEND_CSD_MANY, NULL, "mask", NULL, "func", NULL },
+	{ "qcsend", "tick_dep_cpu", SEND_TICK_DEP, "target", NULL, "bit", NULL, NULL },
+	{ "qcsend", "tick_dep_task", SEND_TICK_DEP_ALL, NULL, NULL, "bit", NULL, NULL },
+	{ "qcsend", "tick_dep_signal", SEND_TICK_DEP_ALL, NULL, NULL, "bit", NULL, NULL },
+	{ "qcsend", "tick_dep_all", SEND_TICK_DEP_ALL, NULL, NULL, "bit", NULL, NULL },
+	{ "qcsend", "resched_cpu", SEND_RESCHED_CPU, "target", NULL, NULL, NULL, NULL },
+	{ "qcsend", "flush_work", SEND_FLUSH, NULL, NULL, NULL, NULL, "work" },
+	{ "qcsend", "sync_rcu", SEND_SYNC_RCU, NULL, NULL, NULL, NULL, NULL },
+	{ "qcsend", "sync_rcu_ret", SEND_SYNC_RCU_RET, NULL, NULL, NULL, NULL, NULL },
+	{ "qcsend", "gp_init", SEND_GP_INIT, NULL, NULL, "started", NULL, NULL },
+	{ "qcsend", "gp_cleanup", SEND_GP_CLEANUP, NULL, NULL, NULL, NULL, NULL },
+	{ "workqueue", "workqueue_queue_work", SEND_WORK, "cpu", NULL, NULL, "function", "work" },
+	{ "sched", "sched_waking", SEND_WAKING, "target_cpu", NULL, NULL, NULL, "pid" },
+};
+#define NSEND_EVENTS ((int)(sizeof(send_events) / sizeof(send_events[0])))
+
+/* ---- recording (pass 1) -------------------------------------------------- */
+
+static struct tep_format_field *field_of(struct tep_event *e, const char *name,
+					 bool *ok)
+{
+	struct tep_format_field *f;
+
+	if (!name)
+		return NULL;
+	f = tep_find_field(e, name);
+	if (!f)
+		*ok = false;
+	return f;
+}
+
+static int id_of(struct tep_handle *tep, const char *sys, const char *name,
+		 struct tep_event **e)
+{
+	*e = tep_find_event_by_name(tep, sys, name);
+	return *e ? (*e)->id : -1;
+}
+
+void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
+{
+	struct tep_event *e;
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->ncpus = ncpus;
+	o->last_send = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->last_send));
+	o->last = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->last));
+	for (i = 0; i < ncpus; i++) {
+		o->last_send[i] = -1;
+		memset(&o->last[i], 0, sizeof(o->last[i]));
+		o->last[i].cls = ORIGIN_SELF;
+	}
+	o->probes = true;
+	o->nev = NSEND_EVENTS;
+	o->ev = qc_realloc(NULL, NSEND_EVENTS * sizeof(*o->ev));
+	for (i = 0; i < NSEND_EVENTS; i++) {
+		const struct send_event *se = &send_events[i];
+		struct origin_event *oe = &o->ev[i];
+		bool ok = true;
+
+		memset(oe, 0, sizeof(*oe));
+		oe->id = id_of(tep, se->system, se->name, &e);
+		if (e) {
+			oe->target = field_of(e, se->target, &ok);
+			oe->mask = field_of(e, se->mask, &ok);
+			oe->type = field_of(e, se->type, &ok);
+			oe->func = field_of(e, se->func, &ok);
+			oe->work = field_of(e, se->work, &ok);
+		}
+		if ((!e || !ok) && o->probes) {
+			o->probes = false;
+			snprintf(o->missing, sizeof(o->missing), "%s%s:%s",
+				 e ? "a field of " : "", se->system, se->name);
+		}
+	}
+	o->id_stack = id_of(tep, "ftrace", "kernel_stack", &e);
+	o->f_stack_size = e ? tep_find_field(e, "size") : NULL;
+	o->f_stack = e ? tep_find_field(e, "caller") : NULL;
+	o->id_resched = id_of(tep, "irq_vectors", "reschedule_entry", &e);
+	o->id_call = id_of(tep, "irq_vectors", "call_function_entry", &e);
+	o->id_call_single = id_of(tep, "irq_vectors", "call_function_single_entry", &e);
+	o->id_idle = id_of(tep, "sched", "sched_wake_idle_without_ipi", &e);
+	o->f_idle_cpu = e ? tep_find_field(e, "cpu") : NULL;
+	if (o->probes && (!o->f_stack || !o->f_idle_cpu)) {
+		o->probes = false;
+		snprintf(o->missing, sizeof(o->missing), "%s",
+			 !o->f_stack ? "ftrace:kernel_stack" : "sched:sched_wake_idle_without_ipi");
+	}
+}
+
+static unsigned long long num(struct tep_format_field *f, struct tep_record *r)
+{
+	unsigned long long v = 0;
+
+	if (!f || f->offset + f->size > r->size || tep_read_number_field(f, r->data, &v))
+		return 0;
+	return v;
+}
+
+static long intern(struct origins *o, const char *s)
+{
+	long i;
+
+	for (i = o->nstacks - 1; i >= 0; i--)
+		if (!strcmp(o->stacks[i], s))
+			return i;
+	if (o->nstacks == o->stacks_alloc) {
+		o->stacks_alloc = o->stacks_alloc ? 2 * o->stacks_alloc : 64;
+		o->stacks = qc_realloc(o->stacks, o->stacks_alloc * sizeof(*o->stacks));
+	}
+	o->stacks[o->nstacks] = strdup(s);
+	if (!o->stacks[o->nstacks])
+		qc_die(2, "out of memory");
+	return o->nstacks++;
+}
+
+/* The frames of the probe and of the stacktrace trigger, above the probed function. */
+static bool tracing_frame(const char *fn)
+{
+	static const char *const machinery[] = {
+		"trace", "kprobe", "ftrace", "exc_int3", "event_trigger",
+		"stack_trace", "arch_stack_walk", "do_int3", "asm_exc_int3",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(machinery) / sizeof(machinery[0]); i++)
+		if (strstr(fn, machinery[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A kernel_stack event: the stack of the send just before it on the same
+ * CPU, as "fn < caller < caller's caller ...", from the probed function
+ * (or the event's) down.
+ */
+static void attach_stack(struct origins *o, struct tep_handle *tep,
+			 struct tep_record *r, int cpu)
+{
+	long last = cpu >= 0 && cpu < o->ncpus ? o->last_send[cpu] : -1;
+	char buf[STACK_FRAMES * 64] = "";
+	unsigned long long size, addr;
+	size_t len = 0;
+	int i, kept = 0, off;
+
+	if (last < 0 || o->v[last].stack >= 0)
+		return;
+	o->last_send[cpu] = -1;
+	size = num(o->f_stack_size, r);
+	off = o->f_stack->offset;
+	for (i = 0; i < (int)size && off + (i + 1) * 8 <= (int)r->size && kept < STACK_FRAMES; i++) {
+		const char *fn;
+
+		memcpy(&addr, (char *)r->data + off + i * 8, 8);
+		if (!addr || addr == ~0ULL)
+			break;
+		fn = tep_find_function(tep, addr);
+		if (!fn || (!kept && tracing_frame(fn)))
+			continue;
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s", kept ? " < " : "", fn);
+		if (len >= sizeof(buf))
+			break;
+		kept++;
+	}
+	if (kept)
+		o->v[last].stack = intern(o, buf);
+}
+
+static void add_flush(struct origins *o, unsigned long long ns, int cpu, int what)
+{
+	if (o->nfl == o->fl_alloc) {
+		o->fl_alloc = o->fl_alloc ? 2 * o->fl_alloc : 1024;
+		o->fl = qc_realloc(o->fl, o->fl_alloc * sizeof(*o->fl));
+	}
+	o->fl[o->nfl].ns = ns;
+	o->fl[o->nfl].cpu = cpu;
+	o->fl[o->nfl].what = what;
+	o->nfl++;
+}
+
+void origins_record(struct origins *o, struct tep_handle *tep,
+		    struct tep_record *r, int cpu)
+{
+	int id = tep_data_type(tep, r), i;
+	const struct send_event *se = NULL;
+	struct origin_event *oe = NULL;
+	struct send *s;
+
+	if (id < 0)
+		return;
+	if (id == o->id_stack) {
+		attach_stack(o, tep, r, cpu);
+		return;
+	}
+	if (id == o->id_resched)
+		add_flush(o, r->ts, cpu, FLUSH_RESCHED);
+	else if (id == o->id_call || id == o->id_call_single)
+		add_flush(o, r->ts, cpu, FLUSH_CALL);
+	else if (id == o->id_idle)
+		add_flush(o, r->ts, (int)num(o->f_idle_cpu, r), FLUSH_IDLE);
+	for (i = 0; i < o->nev; i++)
+		if (o->ev[i].id == id) {
+			oe = &o->ev[i];
+			se = &send_events[i];
+			break;
+		}
+	if (!oe)
+		return;
+	if (o->n == o->alloc) {
+		o->alloc = o->alloc ? 2 * o->alloc : 1024;
+		o->v = qc_realloc(o->v, o->alloc * sizeof(*o->v));
+	}
+	s = &o->v[o->n];
+	memset(s, 0, sizeof(*s));
+	s->ns = r->ts;
+	s->kind = se->kind;
+	s->cpu = cpu;
+	s->pid = tep_data_pid(tep, r);
+	s->flags = (unsigned int)tep_data_flags(tep, r);
+	s->stack = -1;
+	s->fname = -1;
+	s->comm = intern(o, tep_data_comm_from_pid(tep, s->pid));
+	if (oe->target) {
+		unsigned long long t = num(oe->target, r);
+
+		s->targets = t < ORIGIN_MAX_CPUS ? 1ULL << t : 0;
+	}
+	if (oe->mask)
+		s->targets = num(oe->mask, r);
+	s->type = (unsigned int)num(oe->type, r);
+	s->func = num(oe->func, r);
+	s->work = num(oe->work, r);
+	if (s->func) {
+		const char *fn = tep_find_function(tep, s->func);
+
+		if (fn)
+			s->fname = intern(o, fn);
+	}
+	if (cpu >= 0 && cpu < o->ncpus)
+		o->last_send[cpu] = o->n;
+	o->n++;
+}
+
+/* ---- grace periods ---------------------------------------------------------- */
+
+static void gp_add_task(struct gp_task *v, int *n, int pid, unsigned long long ns)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (v[i].pid == pid)
+			return;
+	if (*n < GP_TASKS) {
+		v[*n].pid = pid;
+		v[*n].ns = ns;
+		(*n)++;
+	}
+}
+
+/* The return of the synchronize_rcu() entered at send @i, or @last_ns. */
+static unsigned long long sync_return(const struct origins *o, long i, unsigned long long last_ns)
+{
+	int pid = o->v[i].pid;
+
+	for (i = i + 1; i < o->n; i++)
+		if (o->v[i].kind == SEND_SYNC_RCU_RET && o->v[i].pid == pid)
+			return o->v[i].ns;
+	return last_ns;
+}
+
+void origins_finish(struct origins *o, unsigned long long last_ns)
+{
+	long i, k;
+	bool in_gp = false;
+
+	/* the grace periods, from their start (rcu_gp_init() true) to cleanup */
+	for (i = 0; i < o->n; i++) {
+		const struct send *s = &o->v[i];
+
+		if (s->kind == SEND_GP_INIT && s->type) {
+			if (o->ngp == o->gp_alloc) {
+				o->gp_alloc = o->gp_alloc ? 2 * o->gp_alloc : 256;
+				o->gp = qc_realloc(o->gp, o->gp_alloc * sizeof(*o->gp));
+			}
+			memset(&o->gp[o->ngp], 0, sizeof(*o->gp));
+			o->gp[o->ngp].start_ns = s->ns;
+			o->gp[o->ngp].end_ns = last_ns;
+			o->ngp++;
+			in_gp = true;
+		} else if (s->kind == SEND_GP_CLEANUP && in_gp) {
+			o->gp[o->ngp - 1].end_ns = s->ns;
+			in_gp = false;
+		}
+	}
+	/* each synchronize_rcu(): the grace periods it requested or waited on */
+	for (i = 0; i < o->n; i++) {
+		const struct send *s = &o->v[i];
+		unsigned long long ret;
+		const struct grace_period *now;
+
+		if (s->kind != SEND_SYNC_RCU)
+			continue;
+		ret = sync_return(o, i, last_ns);
+		now = origins_gp_at(o, s->ns);
+		for (k = 0; k < o->ngp; k++) {
+			struct grace_period *g = &o->gp[k];
+
+			if (g->end_ns < s->ns || g->start_ns > ret)
+				continue;
+			gp_add_task(g->waited, &g->nwaited, s->pid, s->ns);
+			/* none in progress at the call: the next one is its own */
+			if (!now && g->start_ns >= s->ns && (k == 0 || o->gp[k - 1].end_ns <= s->ns))
+				gp_add_task(g->requested, &g->nrequested, s->pid, s->ns);
+		}
+	}
+}
+
+const struct grace_period *origins_gp_at(const struct origins *o, unsigned long long ns)
+{
+	long lo = 0, hi = o->ngp;
+
+	while (lo < hi) {
+		long mid = lo + (hi - lo) / 2;
+
+		if (o->gp[mid].start_ns <= ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || o->gp[lo - 1].end_ns < ns)
+		return NULL;
+	return &o->gp[lo - 1];
+}
+
+/* ---- matching (pass 2) --------------------------------------------------- */
+
+/* The first send after @ns. */
+static long sends_after(const struct origins *o, unsigned long long ns)
+{
+	long lo = 0, hi = o->n;
+
+	while (lo < hi) {
+		long mid = lo + (hi - lo) / 2;
+
+		if (o->v[mid].ns <= ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The last flush of @cpu of a kind in @what (bits) strictly before @ns, or 0. */
+static unsigned long long last_flush(const struct origins *o, int cpu,
+				     unsigned int what, unsigned long long ns)
+{
+	long lo = 0, hi = o->nfl, i;
+
+	while (lo < hi) {
+		long mid = lo + (hi - lo) / 2;
+
+		if (o->fl[mid].ns < ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo - 1; i >= 0; i--)
+		if (o->fl[i].cpu == cpu && (what >> o->fl[i].what & 1))
+			return o->fl[i].ns;
+	return 0;
+}
+
+static bool targets(const struct send *s, int cpu)
+{
+	return cpu >= 0 && cpu < ORIGIN_MAX_CPUS && (s->targets >> cpu & 1);
+}
+
+static bool unmatched(const struct send *s, int cpu)
+{
+	return !(s->matched >> cpu & 1);
+}
+
+static void take(struct origins *o, struct origin *out, long i, int cpu, bool consume)
+{
+	if (out->nsend < ORIGIN_MAX_SENDS)
+		out->send[out->nsend++] = i;
+	if (consume && cpu < ORIGIN_MAX_CPUS)
+		o->v[i].matched |= 1ULL << cpu;
+}
+
+/*
+ * A send of one's own CPU is not remote: self when the measured workload
+ * made it in its own context, else inherited (from the interrupt it was
+ * made in, or from the foreign task's own interruption).
+ */
+static enum origin_class class_of(const struct origins *o, const struct interruption *in,
+				  const struct origin *out)
+{
+	const struct send *s;
+	int i;
+
+	for (i = 0; i < out->nsend; i++)
+		if (o->v[out->send[i]].cpu != in->cpu)
+			return ORIGIN_REMOTE;
+	if (!out->nsend)
+		return ORIGIN_UNKNOWN;
+	s = &o->v[out->send[0]];
+	if (s->flags & (QC_FLAG_HARDIRQ | QC_FLAG_SOFTIRQ))
+		return ORIGIN_INHERITED;
+	if (in->foreign && in->foreign(in->ctx, in->cpu, s->pid, o->stacks[s->comm]))
+		return ORIGIN_INHERITED;
+	return ORIGIN_SELF;
+}
+
+static bool fname_is(const struct origins *o, const struct send *s, const char *fn)
+{
+	return s->fname >= 0 && !strcmp(o->stacks[s->fname], fn);
+}
+
+/* The sends of @kinds (bits) to @cpu in (@floor, @ns], oldest first. */
+static void collect(struct origins *o, const struct interruption *in,
+		    unsigned int kinds, unsigned long long floor,
+		    const char *fn, bool first_only, struct origin *out)
+{
+	long end = sends_after(o, in->ns), i, start = end;
+
+	while (start > 0 && o->v[start - 1].ns > floor)
+		start--;
+	for (i = start; i < end; i++) {
+		struct send *s = &o->v[i];
+
+		if (!(kinds >> s->kind & 1) || !targets(s, in->cpu) || !unmatched(s, in->cpu))
+			continue;
+		if (fn && !fname_is(o, s, fn))
+			continue;
+		take(o, out, i, in->cpu, true);
+		if (first_only)
+			return;
+	}
+}
+
+static unsigned long long back(unsigned long long ns, unsigned long long by)
+{
+	return ns > by ? ns - by : 0;
+}
+
+/* The callback of "irq_vectors:<vector>:<callback>", or NULL. */
+static const char *callback_of(const char *cause)
+{
+	const char *p = strchr(cause, ':');
+
+	p = p ? strchr(p + 1, ':') : NULL;
+	return p ? p + 1 : NULL;
+}
+
+static void match_resched(struct origins *o, const struct interruption *in, struct origin *out)
+{
+	unsigned long long floor = last_flush(o, in->cpu, 1 << FLUSH_RESCHED, in->vec_ns);
+
+	if (floor < back(in->ns, HORIZON_NS))
+		floor = back(in->ns, HORIZON_NS);
+	collect(o, in, 1 << SEND_RESCHED, floor, NULL, false, out);
+}
+
+/*
+ * One call-single queue per CPU, emptied by either call-function vector
+ * (or by the idle loop, when the send was skipped): a vector serves every
+ * entry queued since the queue was last emptied. A callback the function
+ * tracer named is matched to its own queueing; a vector counted as one is
+ * matched to its whole batch.
+ */
+static void match_call(struct origins *o, const struct interruption *in, struct origin *out)
+{
+	unsigned int kinds = 1 << SEND_CSD | 1 << SEND_CSD_MANY;
+	const char *cb = callback_of(in->cause);
+	unsigned long long floor;
+
+	floor = last_flush(o, in->cpu, 1 << FLUSH_CALL | 1 << FLUSH_IDLE, in->vec_ns);
+	if (floor < back(in->ns, HORIZON_NS))
+		floor = back(in->ns, HORIZON_NS);
+	collect(o, in, kinds, floor, cb, cb != NULL, out);
+	/*
+	 * An entry queued as the previous flush emptied the queue: vCPU
+	 * clocks order events of two CPUs only to a few microseconds, so it
+	 * can stand just before that flush and still have sent this vector.
+	 * Unmatched entries since the flush before are candidates then.
+	 */
+	if (!out->nsend && floor)
+		collect(o, in, kinds, last_flush(o, in->cpu, 1 << FLUSH_CALL | 1 << FLUSH_IDLE, floor),
+			cb, cb != NULL, out);
+	/* a queueing the flush points misplaced (an idle flush that missed it) */
+	if (!out->nsend && cb)
+		collect(o, in, kinds, back(in->ns, HORIZON_NS), cb, true, out);
+}
+
+/* The last queueing of work item @work before @ns, or -1. */
+static long last_queueing(const struct origins *o, unsigned long long work, long before)
+{
+	long i;
+
+	for (i = before - 1; i >= 0; i--)
+		if (o->v[i].kind == SEND_WORK && o->v[i].work == work)
+			return i;
+	return -1;
+}
+
+/*
+ * A work item: its own queueing (the oldest unmatched one of its function
+ * on this CPU). A flush barrier (wq_barrier_func, queued by flush_work()
+ * with no event of its own): the oldest unmatched __flush_work() whose
+ * work item was last queued on this CPU.
+ */
+static void match_work(struct origins *o, const struct interruption *in, struct origin *out)
+{
+	const char *fn = in->cause + strlen("workqueue:");
+	long end = sends_after(o, in->ns), i, q;
+
+	if (strcmp(fn, "wq_barrier_func")) {
+		collect(o, in, 1 << SEND_WORK, back(in->ns, HORIZON_NS), fn, true, out);
+		return;
+	}
+	for (i = end - 1; i >= 0 && o->v[i].ns > back(in->ns, HORIZON_NS); i--)
+		;
+	for (i = i + 1; i < end; i++) {
+		struct send *s = &o->v[i];
+
+		if (s->kind != SEND_FLUSH || !unmatched(s, in->cpu))
+			continue;
+		q = last_queueing(o, s->work, i);
+		if (q >= 0 && targets(&o->v[q], in->cpu)) {
+			take(o, out, i, in->cpu, true);
+			return;
+		}
+	}
+}
+
+/* A foreign task: the last wake-up of that task onto this CPU. */
+static void match_task(struct origins *o, const struct interruption *in, struct origin *out)
+{
+	long i;
+
+	for (i = sends_after(o, in->ns) - 1; i >= 0 && o->v[i].ns > back(in->ns, HORIZON_NS); i--) {
+		const struct send *s = &o->v[i];
+
+		if (s->kind == SEND_WAKING && (int)s->work == in->pid) {
+			take(o, out, i, in->cpu, false);
+			return;
+		}
+	}
+}
+
+/* The last tick dependency set on this CPU (for RCU, or any). */
+static void match_tick(struct origins *o, const struct interruption *in, bool rcu,
+		       struct origin *out)
+{
+	long i;
+
+	for (i = sends_after(o, in->ns) - 1;
+	     i >= 0 && o->v[i].ns > back(in->ns, TICK_DEP_HORIZON_NS); i--) {
+		const struct send *s = &o->v[i];
+		bool is_rcu = s->type == QC_TICK_DEP_BIT_RCU || s->type == QC_TICK_DEP_BIT_RCU_EXP;
+
+		if (s->kind == SEND_TICK_DEP && targets(s, in->cpu) && is_rcu == rcu) {
+			take(o, out, i, in->cpu, false);
+			return;
+		}
+	}
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * An inherited interruption (a send of its own CPU from interrupt context,
+ * a tick restarted on an interrupt's exit, a softirq or timer on an
+ * interrupt's way out) takes the origin of the interruption before it on
+ * that CPU; every interruption is then the next one's candidate cause.
+ */
+static void inherit(struct origins *o, int cpu, struct origin *out)
+{
+	const struct origin *cause;
+
+	if (cpu < 0 || cpu >= o->ncpus)
+		return;
+	cause = &o->last[cpu];
+	if (out->cls == ORIGIN_INHERITED && cause->nsend) {
+		memcpy(out->send, cause->send, sizeof(out->send));
+		out->nsend = cause->nsend;
+		out->adopted = true;
+	}
+	/* RCU forcing a quiescent state stays RCU's down the chain */
+	if (out->cls == ORIGIN_INHERITED && cause->cls == ORIGIN_RCU_QS)
+		out->cls = ORIGIN_RCU_QS;
+	o->last[cpu] = *out;
+}
+
+/*
+ * The grace-period kthread forcing a quiescent state out of a nohz_full
+ * CPU that holds up a grace period (rcu_implicit_dynticks_qs(): a
+ * reschedule IPI by resched_cpu(), or rcu_iw's irq_work).
+ */
+static bool rcu_forcing(const struct origins *o, const struct origin *out)
+{
+	int i;
+
+	for (i = 0; i < out->nsend; i++) {
+		long st = o->v[out->send[i]].stack;
+
+		if (st >= 0 && strstr(o->stacks[st], "rcu_implicit_dynticks_qs"))
+			return true;
+	}
+	return false;
+}
+
+void origins_match(struct origins *o, const struct interruption *in,
+		   struct origin *out)
+{
+	const char *c = in->cause;
+
+	memset(out, 0, sizeof(*out));
+	if (!strcmp(c, "timer:tick_sched_timer") || !strcmp(c, "irq_vectors:local_timer")) {
+		/*
+		 * The tick of a nohz_full CPU runs because a dependency holds
+		 * it: RCU's (the CPU set it itself, on a grace period's
+		 * behalf), another (whoever set it: the scheduler's when a
+		 * second task was woken there), or none (the tick restarted
+		 * on an interrupt's exit: that interrupt's doing).
+		 */
+		if (in->tick_rcu || in->tick_other)
+			match_tick(o, in, in->tick_rcu, out);
+		if (in->tick_rcu)
+			out->cls = ORIGIN_RCU_QS;
+		else
+			out->cls = out->nsend ? class_of(o, in, out) : ORIGIN_INHERITED;
+	} else if (!strcmp(c, "irq_vectors:reschedule")) {
+		match_resched(o, in, out);
+		out->cls = class_of(o, in, out);
+	} else if (starts(c, "irq_vectors:call_function")) {
+		match_call(o, in, out);
+		out->cls = class_of(o, in, out);
+	} else if (starts(c, "workqueue:")) {
+		match_work(o, in, out);
+		out->cls = class_of(o, in, out);
+	} else if (starts(c, "sched:")) {
+		match_task(o, in, out);
+		out->cls = class_of(o, in, out);
+	} else if (starts(c, "irq:") || starts(c, "nmi:")) {
+		out->cls = ORIGIN_DEVICE;
+	} else if (starts(c, "timer:") || starts(c, "softirq:") ||
+		   starts(c, "irq_vectors:irq_work")) {
+		/* armed or raised on this CPU: by the interrupt before, or by the workload */
+		out->cls = in->after_interruption ? ORIGIN_INHERITED : ORIGIN_SELF;
+	} else if (starts(c, "irq_vectors:")) {
+		out->cls = ORIGIN_DEVICE;	/* the APIC's own: thermal, error, spurious */
+	} else {
+		out->cls = ORIGIN_UNKNOWN;
+	}
+	if (out->cls == ORIGIN_REMOTE && rcu_forcing(o, out))
+		out->cls = ORIGIN_RCU_QS;
+	inherit(o, in->cpu, out);
+}
+
+void origins_chain(const struct origins *o, const struct interruption *in,
+		   const struct origin *org, char *buf, size_t len)
+{
+	const struct send *s = org->nsend ? &o->v[org->send[0]] : NULL;
+
+	if (!s) {
+		snprintf(buf, len, "%s <- %s", in->cause, origin_class_names[org->cls]);
+		return;
+	}
+	snprintf(buf, len, "%s <- %s: %s%s on CPU %d: %s%s", in->cause,
+		 origin_class_names[org->cls], org->adopted ? "as its cause, " : "",
+		 o->stacks[s->comm], s->cpu,
+		 s->stack >= 0 ? o->stacks[s->stack] : "(no stack)",
+		 org->nsend > 1 ? " (+ batch)" : "");
+}
+
+/*
+ * The drain's own functions, on every variant: the entry point, its body,
+ * the work item wq queues on each CPU, and the per-CPU drains (rcu's
+ * detached lists included). A send whose stack holds one was the drain's.
+ */
+static const char *const drain_frames[] = {
+	"drain_all_pages", "__drain_all_pages", "drain_local_pages_wq",
+	"drain_local_pages", "drain_pages", "drain_pages_zone",
+	"drain_detached_pcplists",
+};
+
+bool origins_stack_has_drain(const struct origins *o, const struct send *s)
+{
+	const char *st;
+	size_t i, n;
+
+	if (s->stack < 0)
+		return false;
+	st = o->stacks[s->stack];
+	for (i = 0; i < sizeof(drain_frames) / sizeof(drain_frames[0]); i++) {
+		const char *p = st;
+
+		n = strlen(drain_frames[i]);
+		/* whole frames only: "drain_pages" is not "drain_pages_zone" */
+		while ((p = strstr(p, drain_frames[i]))) {
+			bool start = p == st || p[-1] == ' ', end = p[n] == '\0' || p[n] == ' ';
+
+			if (start && end)
+				return true;
+			p += n;
+		}
+	}
+	return false;
+}
+
+void origins_free(struct origins *o)
+{
+	long i;
+
+	for (i = 0; i < o->nstacks; i++)
+		free(o->stacks[i]);
+	free(o->stacks);
+	free(o->v);
+	free(o->fl);
+	free(o->gp);
+	free(o->ev);
+	free(o->last_send);
+	free(o->last);
+	memset(o, 0, sizeof(*o));
+}

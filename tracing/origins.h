@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * origins: who caused each interruption of an isolated CPU.
+ *
+ * The send side of a trace is read in pass 1, from every CPU: the
+ * "qcsend" kprobes (tracing/probes/origins.list), workqueue_queue_work
+ * and sched_waking, each send with its sender (CPU, task, context) and,
+ * where the guest's stacktrace trigger recorded one right after it
+ * (origin-stacks.list), its kernel stack; the receive side's flush points
+ * (the vectors that empty a CPU's queues, and sends skipped because the
+ * target polled in idle); grace periods and who waited for them.
+ *
+ * Then, for each interruption the analyzer counts, origins_match() finds
+ * the sends that explain it and its class. tracing/README.md, "Origins",
+ * states the rules; this file and origins.c implement them.
+ */
+#ifndef QC_ORIGINS_H
+#define QC_ORIGINS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <trace-cmd.h>
+
+/* What a send asked of its target. */
+enum send_kind {
+	SEND_RESCHED,		/* a reschedule IPI (native_smp_send_reschedule) */
+	SEND_CSD,		/* one call-single queue entry (__smp_call_single_queue) */
+	SEND_CSD_MANY,		/* entries on a mask (smp_call_function_many_cond) */
+	SEND_WORK,		/* a work item queued (workqueue_queue_work) */
+	SEND_FLUSH,		/* flush_work(): a barrier work item (__flush_work) */
+	SEND_WAKING,		/* a task woken onto the CPU (sched_waking) */
+	SEND_TICK_DEP,		/* a tick dependency set on one CPU */
+	SEND_TICK_DEP_ALL,	/* ... on a task, a signal or every CPU */
+	SEND_RESCHED_CPU,	/* resched_cpu() (RCU forcing a quiescent state) */
+	SEND_SYNC_RCU,		/* synchronize_rcu() entered */
+	SEND_SYNC_RCU_RET,	/* ... returned */
+	SEND_GP_INIT,		/* a grace period starts (rcu_gp_init) */
+	SEND_GP_CLEANUP,	/* ... ends (rcu_gp_cleanup) */
+	SEND_KINDS
+};
+
+/* Why an interruption happened. */
+enum origin_class {
+	ORIGIN_REMOTE,		/* sent by another CPU, or another task */
+	ORIGIN_RCU_QS,		/* its tick held for RCU: a grace period wanted this CPU */
+	ORIGIN_INHERITED,	/* caused by an earlier interruption of this CPU */
+	ORIGIN_SELF,		/* the measured workload's own doing */
+	ORIGIN_DEVICE,		/* a device interrupt or an NMI */
+	ORIGIN_BEFORE,		/* state set before the trace began */
+	ORIGIN_UNKNOWN,		/* remote-type, and no candidate sender */
+	ORIGIN_CLASSES
+};
+extern const char *const origin_class_names[ORIGIN_CLASSES];
+
+/* The CSD_TYPE of a call-single queue entry (include/linux/smp_types.h). */
+#define QC_CSD_TYPE_MASK	0xf0
+#define QC_CSD_TYPE_TTWU	0x30
+/* TICK_DEP_BIT_RCU and TICK_DEP_BIT_RCU_EXP (include/linux/tick.h) */
+#define QC_TICK_DEP_BIT_RCU	4
+#define QC_TICK_DEP_BIT_RCU_EXP	5
+
+#define ORIGIN_MAX_CPUS		64
+#define ORIGIN_MAX_SENDS	8	/* sends kept per interruption */
+
+/* A grace period: when it started and ended, who asked for it, who waited. */
+#define GP_TASKS	4
+struct grace_period {
+	unsigned long long start_ns, end_ns;	/* end: the trace's end if it never ended */
+	/* synchronize_rcu() callers that found no grace period in progress
+	   and returned after this one started: it began from their request */
+	struct gp_task { int pid; unsigned long long ns; } requested[GP_TASKS];
+	int nrequested;
+	/* synchronize_rcu() callers in flight while it ran */
+	struct gp_task waited[GP_TASKS];
+	int nwaited;
+};
+
+/* Trace flags of the sender's context (TRACE_FLAG_HARDIRQ, _SOFTIRQ). */
+#define QC_FLAG_HARDIRQ		0x08
+#define QC_FLAG_SOFTIRQ		0x10
+
+struct send {
+	unsigned long long ns;
+	enum send_kind kind;
+	int cpu, pid;			/* the sender */
+	unsigned int flags;		/* its trace flags (irq context) */
+	uint64_t targets;		/* bit c: sent to CPU c (0: none known) */
+	uint64_t matched;		/* bit c: already explained an interruption of c */
+	unsigned int type;		/* the CSD_TYPE, or the tick dependency bit */
+	unsigned long long func;	/* callback or work function, or 0 */
+	unsigned long long work;	/* the work item (WORK, FLUSH), the wakee (WAKING) */
+	long stack;			/* index into origins.stacks, or -1 */
+	long comm;			/* the sender's comm, likewise */
+	long fname;			/* func's name, likewise, or -1 */
+};
+
+/* A point where a CPU's queues were emptied or its IPI skipped. */
+enum { FLUSH_RESCHED, FLUSH_CALL, FLUSH_IDLE };
+struct flush {
+	unsigned long long ns;
+	int cpu;
+	int what;			/* FLUSH_* */
+};
+
+/* The sends that explain an interruption, and its class. */
+struct origin {
+	enum origin_class cls;
+	long send[ORIGIN_MAX_SENDS];	/* indexes into origins.v */
+	int nsend;
+	bool adopted;			/* inherited: the sends are the cause's */
+};
+
+struct origins {
+	bool probes;			/* the trace has every send-side event */
+	char missing[96];		/* else the first one it lacks */
+	struct send *v;			/* in time order */
+	long n, alloc;
+	struct flush *fl;		/* in time order */
+	long nfl, fl_alloc;
+	char **stacks;			/* collapsed kernel stacks and comms, interned */
+	long nstacks, stacks_alloc;
+	long *last_send;		/* per trace CPU: its last send, for its stack */
+	int ncpus;
+	/* per CPU: the origin of its last interruption, which an inherited
+	   one takes (pass 2) */
+	struct origin *last;
+	/* the events read, and their fields by name */
+	struct origin_event {
+		int id;		/* -1: not in the trace */
+		struct tep_format_field *target, *mask, *type, *func, *work;
+	} *ev;
+	int nev;
+	struct grace_period *gp;	/* in order, after origins_finish() */
+	long ngp, gp_alloc;
+	int id_stack, id_resched, id_call, id_call_single, id_idle;
+	struct tep_format_field *f_stack_size, *f_stack, *f_idle_cpu;
+};
+
+/* One interruption, as the analyzer counted it. */
+struct interruption {
+	int cpu;
+	unsigned long long ns;
+	unsigned long long vec_ns;	/* the vector's entry, for a callback in it */
+	const char *cause;		/* "irq_vectors:reschedule", "workqueue:fn", ... */
+	int pid;			/* the foreign task ("sched:"), else -1 */
+	bool tick_rcu;			/* the CPU's tick was last held for RCU */
+	bool tick_other;		/* ... for another dependency */
+	bool after_interruption;	/* within the continuation of another one */
+	/* is task @pid (@comm) foreign to this CPU's measured workload? */
+	bool (*foreign)(const void *ctx, int cpu, int pid, const char *comm);
+	const void *ctx;
+};
+
+
+/* Find the send-side events in @tep; o->probes says whether all are there. */
+void origins_init(struct origins *o, struct tep_handle *tep, int ncpus);
+/* Feed every record of the trace, in time order (any CPU). */
+void origins_record(struct origins *o, struct tep_handle *tep,
+		    struct tep_record *r, int cpu);
+/* After the last record: pair up grace periods and their callers. */
+void origins_finish(struct origins *o, unsigned long long last_ns);
+/* The grace period in progress at @ns, or NULL. */
+const struct grace_period *origins_gp_at(const struct origins *o, unsigned long long ns);
+/* Explain @in (interruptions of one CPU come in time order). */
+void origins_match(struct origins *o, const struct interruption *in,
+		   struct origin *out);
+/*
+ * "<cause> <- <class>[: <sender comm>: <stack>]": the chain an
+ * interruption is reported under (top frames of its first send's stack).
+ */
+void origins_chain(const struct origins *o, const struct interruption *in, const struct origin *org,
+		   char *buf, size_t len);
+/* Does @s's stack hold one of the drain's own functions (origins.c)? */
+bool origins_stack_has_drain(const struct origins *o, const struct send *s);
+void origins_free(struct origins *o);
+
+#endif
