@@ -72,8 +72,25 @@ cpulist_valid() {
 	case $1 in ''|*[!0-9,-]*) return 1 ;; esac
 	cpulist_expand "$1" >/dev/null 2>&1
 }
+# cpulist_below LIST N: every CPU of LIST is below N, checked without
+# expanding it (so "1-99999999" is refused at once, not after a count to
+# it). A malformed LIST is not below anything.
+cpulist_below() {
+	case $1 in ''|*[!0-9,-]*) return 1 ;; esac
+	for _n in $(printf '%s\n' "$1" | tr ',-' '  '); do
+		[ ${#_n} -le ${#2} ] && [ "$_n" -lt "$2" ] || return 1
+	done
+}
 
 is_count() { case $1 in ''|*[!0-9]*) return 1 ;; esac; [ "$1" -gt 0 ]; }
+# qc_kv FILE KEY: the value of FILE's first "KEY: value" line, blanks
+# trimmed ("" when there is none): run.txt, boot-params.txt.
+qc_kv() { sed -n "s/^$2: *//p" "$1" 2>/dev/null | head -n1 | sed 's/[[:space:]]*$//'; }
+# The guests of a run by their label's tag (contract.sh qc_label): the
+# allocator benchmark's, timed (summarize.sh) and counted (alloc-cost.sh);
+# every other guest is judged.
+is_bench() { case $1 in *-"$QC_TAG_BENCH") return 0 ;; esac; return 1; }
+is_cost() { case $1 in *-"$QC_TAG_COST") return 0 ;; esac; return 1; }
 # Guest vCPUs unless run.sh --smp says otherwise: CPU 0 keeps house.
 QC_SMP=4
 

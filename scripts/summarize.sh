@@ -19,6 +19,23 @@ run=${1:?usage: summarize.sh RUNDIR}
 run=${run%/}
 runtxt=$run/$QC_RUN_TXT
 [ -f "$runtxt" ] || die "$run is not a quietcore run directory (no $QC_RUN_TXT)"
+# Whatever stops the judging (a refusal, or a jq that crashes on a value
+# no check foresaw) ends the same way: the judging runs in a child, and
+# unless it succeeds, its first error is the one line, no summary.json is
+# left and the run's status says failed.
+if [ -z "${QC_SUMMARIZE_CHILD:-}" ]; then
+	err=$(mktemp)
+	rc=0
+	QC_SUMMARIZE_CHILD=1 "$0" "$run" 2>"$err" || rc=$?
+	if [ $rc -eq 0 ]; then cat "$err" >&2; rm -f "$err"; exit 0; fi
+	why=$(sed -n 's/^quietcore: error: //p' "$err" | head -n1)
+	[ -n "$why" ] || why="summarize.sh stopped (exit $rc) on this run's inputs: $(grep . "$err" | head -n1); check them with scripts/check-run.sh $run"
+	rm -f "$err" "$run/$QC_SUMMARY" "$run/$QC_SUMMARY.tmp"
+	QC_STATUS_FILE=$run/$QC_STATUS die "$why"
+fi
+# Every input checked against its schema, and against the others
+# (scripts/check-run.sh), before any is read here.
+why=$("$QC_ROOT/scripts/check-run.sh" "$run" 2>&1) || { rm -f "$run/$QC_SUMMARY"; QC_STATUS_FILE=$run/$QC_STATUS die "${why#quietcore: error: }"; }
 # From here a refusal is the run's outcome too (die() writes the status
 # file), and a summary.json left from an earlier pass would disagree with
 # the inputs now refused, so it goes: report.sh must not render it.
@@ -29,7 +46,6 @@ refuse() {
 	die "$@"
 }
 rm -f "$run/$QC_SUMMARY.tmp"
-kv() { sed -n "s/^$2: *//p" "$1" 2>/dev/null | head -n1 | sed 's/[[:space:]]*$//'; }
 
 # --- the policy and the lists it names -------------------------------------
 policy_file=$QC_POLICY
@@ -66,18 +82,18 @@ check_run_inputs() {
 	run_inputs_checked=yes
 }
 
-isolated=$(kv "$runtxt" isolated)
+isolated=$(qc_kv "$runtxt" isolated)
 [ -z "$isolated" ] || cpulist_valid "$isolated" ||
 	refuse "$run/run.txt: 'isolated: $isolated' is not a CPU list like 1-3"
 # Runs from before the refill workload have no refill line: all oslat.
-refill=$(kv "$runtxt" refill)
+refill=$(qc_kv "$runtxt" refill)
 if [ -n "$refill" ]; then
 	cpulist_valid "$refill" || refuse "$run/run.txt: 'refill: $refill' is not a CPU list like 2-3"
 	[ -z "$(cpulist_minus "$refill" "$isolated")" ] ||
 		refuse "$run/run.txt: refill CPUs $refill are not all isolated ($isolated): fix the refill line"
 fi
-scenario=$(kv "$runtxt" scenario)
-variants=$(kv "$runtxt" variants)
+scenario=$(qc_kv "$runtxt" scenario)
+variants=$(qc_kv "$runtxt" variants)
 [ -n "$variants" ] || refuse "$run/run.txt names no variants (its 'variants:' line is empty or missing)"
 
 # The guests this run actually has: every directory but plots/, named
@@ -91,9 +107,6 @@ variant_of() {
 	done
 	return 1
 }
-is_bench() { case $1 in *-"$QC_TAG_BENCH") return 0 ;; esac; return 1; }
-# The counted benchmark's guests: scripts/alloc-cost.sh reads them.
-is_cost() { case $1 in *-"$QC_TAG_COST") return 0 ;; esac; return 1; }
 guests=
 for d in "$run"/*/; do
 	g=$(basename "$d")
@@ -233,13 +246,13 @@ oslat_cpus() {
 		echo "scripts/alloc-cost.sh failed: $(tail -n1 "$tmp/cost.err")")"
 bp=
 for g in $judged; do [ -f "$run/$g/$QC_BOOT_PARAMS" ] && { bp=$run/$g/$QC_BOOT_PARAMS; break; }; done
-smp=$(kv "${bp:-/dev/null}" smp)
+smp=$(qc_kv "${bp:-/dev/null}" smp)
 jq -n \
-	--arg id "$(kv "$runtxt" id)" \
-	--arg accel "$(kv "${bp:-/dev/null}" accel)" \
-	--arg tree "$(kv "${bp:-/dev/null}" kernel_tree | sed 's/ + patches.*//')" \
+	--arg id "$(qc_kv "$runtxt" id)" \
+	--arg accel "$(qc_kv "${bp:-/dev/null}" accel)" \
+	--arg tree "$(qc_kv "${bp:-/dev/null}" kernel_tree | sed 's/ + patches.*//')" \
 	--arg scenario "$scenario" \
-	--arg duration "$(kv "$runtxt" duration_s)" \
+	--arg duration "$(qc_kv "$runtxt" duration_s)" \
 	--arg isolated "$isolated" --arg refill "$refill" \
 	--arg oslat "$(oslat_cpus)" \
 	--arg housekeeping "$(if [ -n "$isolated" ]; then housekeeping_of "$isolated" "${smp:-4}"; fi)" \

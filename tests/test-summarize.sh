@@ -22,8 +22,12 @@ fresh() {
 	rm -rf "$scratch/$1/summary.json" "$scratch/$1"/*-bench
 	echo "$scratch/$1"
 }
-# edit FILE JQ: rewrite one JSON file of a copy with a jq filter.
-edit() { jq "$2" "$1" > "$1.new" && mv "$1.new" "$1"; }
+# edit FILE JQ: rewrite one JSON file of a copy with a jq filter; an
+# analysis keeps the totals it states the sums of (scripts/check-run.sh
+# refuses one that does not: tests/test-validate.sh tries that).
+resum='if has("cpus") and has("total") then .total = ([.cpus[].interruptions] | add // 0)
+	| .charged_total = ([.cpus[].charged | numbers] | add // 0) else . end'
+edit() { jq "$2 | $resum" "$1" > "$1.new" && mv "$1.new" "$1"; }
 # verdicts RUN: "wq=FAIL rcu=PASS ..." from a run's summary.json.
 verdicts() { jq -r '[.variants | to_entries[] | "\(.key)=\(.value.verdict)"] | join(" ")' "$1/summary.json" 2>/dev/null; }
 # judged DESCRIPTION EXPECTED RUN [ENV=VALUE...]: summarize RUN (exit 0)
@@ -114,7 +118,7 @@ edit "$r/wq/analysis.json" 'del(.cpus["2"])'
 refused "an analysis.json missing one isolated CPU is refused" "wq/analysis.json has no per-CPU entry .* CPU 2 " "$r"
 r=$(fresh old-analysis)
 edit "$r/spinlock/analysis.json" 'del(.cpus[].charged, .cpus[].exposure, .drains, .policy, .calls_from)'
-refused "an old-format analysis.json (no charged, no exposure) is refused" "an old-format or partial analysis" "$r"
+refused "an old-format analysis.json (no charged, no exposure) is refused" "spinlock/analysis.json: .* is missing .*re-run scripts/analyze.sh" "$r"
 r=$(fresh other-causes)
 edit "$r/rcu/analysis.json" '.policy.drain_causes = []'
 refused "an analysis charged without the policy's drain causes is refused" "charged by the drain causes \[none\]" "$r"
@@ -123,34 +127,34 @@ rm "$r/spinlock/hammer.json"
 refused "a missing hammer.json in a hammer run is refused" "spinlock/hammer.json is missing" "$r"
 r=$(fresh no-isolated)
 sed -i 's/^isolated: .*/isolated: /' "$r/run.txt"
-refused "an empty isolated: line is refused" "empty 'isolated:' line" "$r"
+refused "an empty isolated: line is refused" "run.txt says 'isolated: ' but guest rcu isolated '1-3'" "$r"
 r=$(fresh selftest-fail)
 edit "$r/wq/selftest.json" '.pass = false'
-refused "a self-test with pass: false is refused" "wq/selftest.json: the self-test did not pass" "$r"
+refused "a self-test with pass: false is refused" "wq/selftest.json disagrees with its evidence: pass is false" "$r"
 r=$(fresh no-selftest)
 rm "$r/rcu/selftest.json"
 refused "a missing self-test in a hammer run is refused" "rcu/selftest.json is missing" "$r"
 r=$(fresh vcheck-short)
 edit "$r/rcu/selftest-charged.json" '.cpus["3"].charged = 9 | .cpus["3"].charged_by_rule.named = 9'
 refused "a verdict-level self-test charging other than planted is refused" \
-	"verdict rule gave FAIL, charging CPU 1 10 of 10 planted, CPU 2 10 of 10 planted, CPU 3 9 of 10" "$r"
+	"rcu/selftest-charged.json: .cpus\[\"3\"\].charged is 9, but the sum of .cpus\[\"3\"\].charged_by_cause is 10" "$r"
 r=$(fresh vcheck-pass)
 edit "$r/wq/selftest-charged.json" '.cpus[] |= (.charged = 0)'
-refused "a verdict-level self-test that does not FAIL is refused" "verdict rule gave UNEXPOSED, charging CPU 1 0 of 10 planted" "$r"
+refused "a verdict-level self-test that does not FAIL is refused" "wq/selftest-charged.json: .cpus\[\"1\"\].charged is 0, but the sum" "$r"
 # One variant a planted item short on CPU 1, another one over: summed over
 # the variants they would read 60/60, a pass.
 r=$(fresh per-variant)
 edit "$r/wq/selftest.json" '.cpus["1"].counted = 9 | .counted = 29'
 edit "$r/rcu/selftest.json" '.cpus["1"].counted = 11 | .counted = 31'
 refused "a self-test short in one variant and over in another is refused, not summed" \
-	"wq/selftest.json: the self-test did not pass (CPU 1 planted 10, counted 9" "$r"
+	"rcu/selftest.json disagrees with its evidence: CPU 1 counted 11, but selftest-analysis.json counted 10" "$r"
 r=$(fresh per-cpu)
 edit "$r/spinlock/selftest.json" '.cpus["1"].counted = 9 | .cpus["2"].counted = 11'
 refused "a self-test short on one CPU and over on another is refused, not summed" \
-	"CPU 1 planted 10, counted 9; CPU 2 planted 10, counted 11" "$r"
+	"spinlock/selftest.json disagrees with its evidence: CPU 1 counted 9, but selftest-analysis.json counted 10" "$r"
 r=$(fresh cut)
 head -c 300 "$fixture/wq/analysis.json" > "$r/wq/analysis.json"
-refused "a cut analysis.json is refused, not read as absent" "wq/analysis.json is not one JSON object" "$r"
+refused "a cut analysis.json is refused, not read as absent" "wq/analysis.json: is not JSON" "$r"
 
 # --- the order of the rule ------------------------------------------------
 r=$(fresh unprimed)
@@ -167,7 +171,7 @@ r=$(fresh no-probes)
 edit "$r/rcu/analysis.json" '.drains.probes = false | .cpus[].exposure = null'
 judged "a trace without exposure probes is UNEXPOSED, never PASS" "wq=FAIL rcu=UNEXPOSED spinlock=UNEXPOSED" "$r"
 r=$(fresh few)
-edit "$r/rcu/hammer.json" '.calls = 50'
+edit "$r/rcu/hammer.json" '.calls = 50 | .samples_kept = 50 | .samples_dropped = 0'
 edit "$r/spinlock/analysis.json" '.cpus["3"].exposure.drains = 100'
 edit "$r/spinlock/hammer.json" '.stalls = 1'
 judged "STALLED and TOO-FEW-DRAINS come last; exposure at the threshold is enough" \
@@ -175,7 +179,7 @@ judged "STALLED and TOO-FEW-DRAINS come last; exposure at the threshold is enoug
 # Charges by coincidence in time only: judged against the quiet control.
 inflight='.cpus["2"] |= (.interruptions += $n | .by_cause["timer:tick_sched_timer"] += $n
 	| .charged = $n | .charged_by_cause = {"timer:tick_sched_timer": $n}
-	| .charged_by_rule = {named: 0, in_flight: $n, rcu_tick: 0})'
+	| .charged_by_rule = {named: 0, in_flight: $n, rcu_tick: 0}) | '"$resum"
 r=$(fresh inconclusive)
 jq --argjson n 25 "$inflight" "$r/rcu/analysis.json" > "$r/x" && mv "$r/x" "$r/rcu/analysis.json"
 jq --argjson n 5 "$inflight" "$r/rcu/analysis-quiet.json" > "$r/x" && mv "$r/x" "$r/rcu/analysis-quiet.json"
@@ -201,6 +205,7 @@ ktap_check "... and compares against rcu, its first variant, not wq" \
 	test "$(jq -c '[.policy.baseline, .alloc_bench.rcu.diff_pct_vs_baseline, (.alloc_bench.wq.diff_pct_vs_baseline > 0)]' "$r/summary.json")" = '["rcu",0,true]'
 r=$(fresh no-refill-line)
 sed -i '/^refill:/d' "$r/run.txt"
+sed -i 's/ qc\.refill=[^ ]*//g' "$r"/*/boot-params.txt
 judged "a run from before the refill line: every isolated CPU counts as oslat" "wq=FAIL rcu=PASS spinlock=PASS" "$r"
 r=$(fresh failed)
 echo "failed: guest died" > "$r/spinlock/status"
@@ -229,6 +234,8 @@ mark=$scratch/marked-repo
 mkdir -p "$mark/patches" "$mark/guest-init" "$mark/tracing"
 cp -r "$root/scripts" "$mark/"
 cp "$root/guest-init/contract.sh" "$mark/guest-init/"
+cp -r "$root/guest-init/scenarios" "$mark/guest-init/"
+cp -r "$root/docs" "$mark/"
 cp "$root/tracing/verdict-policy.json" "$root/tracing/drain-causes.list" "$mark/tracing/"
 sed 's/^rcu .*/& baseline/' "$root/patches/series" > "$mark/patches/series"
 r=$(fresh marked)

@@ -1,0 +1,78 @@
+# check-run.jq: scripts/check-run.sh's checks of a run's JSON files, in
+# one jq. Input: each file wrapped as {"i": N, "t": its text} (already
+# free of duplicate keys); $ARGS.positional: per file, in N's order, KIND
+# FILE GUEST FIX; $schemas: {KIND: docs/schemas/KIND.json}; $planted:
+# {GUEST: {CPU: planted}} from each guest's selftest-planted.txt (null:
+# not "KIND CPU K" lines); $iso: run.txt's isolated CPUs, for messages.
+# Prints nothing when every file holds, else the first problem, one line,
+# naming the file and the fix.
+include "validate";
+
+# The files: {kind, file, guest, fix, name (its base name), doc}.
+[inputs] as $docs
+| [$ARGS.positional as $a | range(0; $a | length; 4) as $j
+   | {kind: $a[$j], file: $a[$j + 1], guest: $a[$j + 2], fix: $a[$j + 3], name: ($a[$j + 1] | split("/") | last),
+      doc: ($docs[$j / 4].t)}] as $files
+
+# 1. Each file against its schema.
+| (first($files[] as $f
+	| validate([$f.doc]; $schemas[$f.kind]) | select(. != "ok")
+	| "\($f.file): \(.) (schema docs/schemas/\($f.kind).json): \($f.fix)") // null) as $invalid
+| if $invalid then $invalid else
+
+# The documents by guest and name.
+($files
+ | group_by(.guest) | map({key: .[0].guest, value: (map({key: .name, value: .}) | from_entries)}) | from_entries) as $g
+
+# The last two parts of a path: a guest's directory and the file in it.
+| def tail2: if type == "string" then split("/") | .[-2:] | join("/") else null end;
+
+# 2. Provenance: each analysis names its own directory's trace, and the
+# quiet control its own hammer window's drain calls.
+  def provenance($guest; $f):
+    {"analysis.json": ["trace.dat", null], "analysis-quiet.json": ["trace-quiet.dat", "trace.dat"],
+     "selftest-analysis.json": ["trace-selftest.dat", null],
+     "selftest-charged.json": ["trace-selftest.dat", null]}[$f.name] as $want
+    | select($want != null)
+    | if ($f.doc.trace | tail2) != "\($guest)/\($want[0])" then
+        "\($f.doc.trace), not its own directory's \($guest)/\($want[0])"
+      elif $want[1] != null and ($f.doc.calls_from | tail2) != "\($guest)/\($want[1])" then
+        "the drain calls of \($f.doc.calls_from), not its own directory's \($guest)/\($want[1])"
+      else empty end
+    | "\($f.file) was made from \(.): it belongs to another guest; \($f.fix)";
+
+# 3. The self-test: selftest.json's planted is selftest-planted.txt's,
+# its counted what selftest-analysis.json counted of the planted causes
+# (those selftest-charged.json was charged by), which selftest-charged.json
+# charged by name; pass only when every CPU's counted equals its planted.
+  def selftest($guest; $d):
+    $d["selftest.json"] as $s | select($s != null)
+    | "\($s.file | split("/")[:-1] | join("/"))" as $dir
+    | ($d["selftest-analysis.json"].doc) as $a | ($d["selftest-charged.json"].doc) as $c
+    | $planted[$guest] as $p
+    | if $a == null or $c == null or $p == null then
+        "\($s.file) cannot be checked: \($dir)/\(if $p == null then "selftest-planted.txt" elif $a == null then "selftest-analysis.json" else "selftest-charged.json" end) is missing or not 'KIND CPU K' lines; \($s.fix)"
+      else
+        $s.doc as $s | $c.policy.drain_causes as $causes
+        | ([$p, $s.cpus, $a.cpus, $c.cpus] | map(keys) | add | unique) as $cpus
+        | [$cpus[] as $k
+           | ($a.cpus[$k].by_cause // {}
+              | with_entries(select(.key as $x | any($causes[]; . as $re | $x | test($re)))) | add // 0) as $n
+           | if ($s.cpus[$k].planted // 0) != ($p[$k] // 0) then
+               "CPU \($k) planted \($s.cpus[$k].planted // 0), but selftest-planted.txt says \($p[$k] // 0)"
+             elif ($s.cpus[$k].counted // 0) != $n then
+               "CPU \($k) counted \($s.cpus[$k].counted // 0), but selftest-analysis.json counted \($n) of the planted causes"
+             elif ($c.cpus[$k].charged_by_rule.named // 0) != $n then
+               "CPU \($k): selftest-charged.json charged \($c.cpus[$k].charged_by_rule.named // 0) by name, but selftest-analysis.json counted \($n)"
+             else empty end] as $bad
+        | if $causes == [] then "selftest-charged.json was charged by no planted cause"
+          elif $bad != [] then $bad[0]
+          elif $s.pass != all($cpus[]; ($s.cpus[.].planted // 0) == ($s.cpus[.].counted // 0)) then
+            "pass is \($s.pass), but its CPUs' planted and counted say otherwise"
+          else empty end
+        | "\($dir)/selftest.json disagrees with its evidence: \(.); re-run scripts/analyze.sh \($dir) \($iso)"
+      end;
+
+  first($g | to_entries[] | .key as $guest | .value as $d
+        | (($d[] | provenance($guest; .)), selftest($guest; $d))) // empty
+end

@@ -1,0 +1,128 @@
+#!/bin/sh
+# check-run.sh RUNDIR: every input summarize.sh judges a run from, checked
+# before it reads any, so that no verdict is judged from a value that is
+# not what it claims to be. summarize.sh calls it first; it decides no
+# verdict itself. In this order:
+#   - run.txt against its schema (docs/schemas/run-txt.json);
+#   - run.txt against what each guest was told (its boot-params.txt):
+#     the isolated CPUs, the refill CPUs and the scenario, and every CPU
+#     list bounded by the guest's vCPU count before any list is expanded;
+#   - each judged guest that ran to the end: every JSON file the verdict
+#     reads against its schema (docs/schemas/), each analysis naming its
+#     own directory's trace (and calls_from), and the self-test's
+#     selftest.json agreeing with its analysis and with what was planted.
+# Silent on success; otherwise one "quietcore: error:" line naming the
+# file, the problem and the fix, and exit 1. Writes nothing.
+# shellcheck disable=SC2016 # jq programs are single-quoted on purpose
+set -eu
+. "$(dirname "$0")/lib.sh"
+run=${1:?usage: check-run.sh RUNDIR}
+run=${run%/}
+runtxt=$run/$QC_RUN_TXT
+validate=$QC_ROOT/scripts/validate.sh
+
+"$validate" run-txt "$runtxt" "fix that line (run.txt is written by scripts/lib.sh qc_run_txt)"
+isolated=$(qc_kv "$runtxt" isolated) refill=$(qc_kv "$runtxt" refill) scenario=$(qc_kv "$runtxt" scenario)
+check_scenario "$scenario"
+
+# same A B: two CPU lists name the same CPUs (both already bounded).
+same() { [ "$1" = "$2" ] || [ "$(cpulist_expand "$1" | paste -sd, -)" = "$(cpulist_expand "$2" | paste -sd, -)" ]; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+judged=
+for d in "$run"/*/; do
+	g=$(basename "$d")
+	bp=$run/$g/$QC_BOOT_PARAMS
+	[ "$g" != "$QC_PLOTS" ] && [ -f "$bp" ] || continue
+	# What the guest was told: its vCPUs and its qc.* parameters (one awk:
+	# a run has many guests); "-" for none.
+	read -r smp t_iso t_refill t_scen <<-EOF
+	$(awk '/^smp:/ && !smp { smp = $2 }
+	       /^kernel_cmdline:/ && !seen { seen = 1; for (i = 2; i <= NF; i++) { split($i, kv, "="); p[kv[1]] = substr($i, length(kv[1]) + 2) } }
+	       END { print (smp == "" ? "-" : smp), p["qc.isolated"] "" == "" ? "-" : p["qc.isolated"],
+	             p["qc.refill"] "" == "" ? "-" : p["qc.refill"], p["qc.scenario"] "" == "" ? "-" : p["qc.scenario"] }' "$bp")
+	EOF
+	{ is_count "$smp" && [ ${#smp} -le 4 ]; } ||
+		die "$bp: 'smp: $smp' is not a vCPU count: the guest's boot-params.txt is damaged; re-run the variant"
+	# Bounded first: nothing below expands a list that is not.
+	[ -z "$isolated" ] || { cpulist_below "$isolated" "$smp" && ! cpulist_expand "$isolated" | grep -qx 0; } ||
+		die "$runtxt: 'isolated: $isolated' is not a list of CPUs 1-$((smp - 1)) of the $smp-vCPU guest $g (CPU 0 keeps house): fix the line to what the guest isolated ($t_iso)"
+	[ -z "$refill" ] || cpulist_below "$refill" "$smp" ||
+		die "$runtxt: 'refill: $refill' names a CPU the $smp-vCPU guest $g does not have: fix the line to what the guest ran ($t_refill)"
+	[ "$t_iso" != - ] && cpulist_below "$t_iso" "$smp" && same "$isolated" "$t_iso" ||
+		die "$runtxt says 'isolated: $isolated' but guest $g isolated '$t_iso' ($bp): fix run.txt to match its guests"
+	! is_bench "$g" && ! is_cost "$g" || continue
+	judged="$judged $g"
+	[ "$t_scen" = "$scenario" ] ||
+		die "$runtxt says 'scenario: $scenario' but guest $g ran '$t_scen' ($bp): fix run.txt to match its guests"
+	# Guests from before the refill workload were told nothing: all oslat.
+	case $t_refill in -|none) t_refill= ;; esac
+	[ "$t_refill" = "$refill" ] || { [ -n "$t_refill" ] && [ -n "$refill" ] && cpulist_below "$t_refill" "$smp" && same "$refill" "$t_refill"; } ||
+		die "$runtxt says 'refill: $refill' but guest $g ran the refill workload on '${t_refill:-none}' ($bp): fix run.txt to match its guests"
+done
+
+# The files the verdict reads, of each judged guest that ran to the end:
+# "KIND FILE" lines (KIND: the schema, docs/schemas/KIND.json).
+verdict_files() {
+	for g in $judged; do
+		[ "$(cat "$run/$g/$QC_STATUS" 2>/dev/null)" = ok ] || continue
+		for spec in analysis:$QC_ANALYSIS.json analysis:$QC_ANALYSIS-$QC_WINDOW_QUIET.json \
+		            analysis:$QC_SELFTEST_ANALYSIS.json analysis:$QC_SELFTEST_CHARGED.json \
+		            selftest:$QC_SELFTEST_JSON hammer:$QC_HAMMER_JSON \
+		            pcp-window:"$(qc_window_file pcp-window "" json)"; do
+			[ ! -e "$run/$g/${spec#*:}" ] || echo "${spec%%:*} $run/$g/${spec#*:}"
+		done
+	done
+}
+verdict_files > "$tmp/files"
+# fix KIND FILE: what to do about a bad FILE.
+fix() {
+	case $1 in
+	analysis|selftest) echo "re-run scripts/analyze.sh $(dirname "$2") $isolated" ;;
+	*) echo "the guest wrote it: re-run the variant" ;;
+	esac
+}
+# selftest-planted.txt of each judged guest as {"GUEST": {"CPU": planted}}
+# ("KIND CPU K" lines; null when a line is not one).
+planted() {
+	printf '{'
+	sep=
+	for g in $judged; do
+		f=$run/$g/$QC_PLANTED
+		[ -f "$f" ] || continue
+		printf '%s"%s": ' "$sep" "$g"
+		awk 'NF == 0 { next } NF != 3 || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ { bad = 1 }
+		     { n[$2] += $3 }
+		     END { if (bad) { print "null"; exit } s = "{"; for (c in n) { s = s sep "\"" c "\": " n[c]; sep = ", " } print s "}" }' "$f"
+		sep=', '
+	done
+	printf '}'
+}
+
+# Every file in two jq (a run is judged often, and each jq costs a
+# start): each file wrapped as {"i": its line in the list, "t": its text}.
+# A cut or doubled file breaks the wrapper's nesting and jq stops; that,
+# or a duplicate key, and each file alone names the culprit.
+i=0
+while read -r kind f; do
+	printf '{"i": %d, "t": ' "$i"
+	cat "$f"
+	printf '}\n'
+	i=$((i + 1))
+done < "$tmp/files" > "$tmp/docs"
+dup=$(jq -n -r --stream -L "$QC_ROOT/scripts" 'include "validate"; duplicate(inputs) // "none"' "$tmp/docs" 2>&1) ||
+	dup=error
+if [ "$dup" != none ]; then
+	while read -r kind f; do "$QC_ROOT/scripts/validate.sh" "$kind" "$f" "$(fix "$kind" "$f")"; done < "$tmp/files"
+	die "the checks of $run's files stopped: $dup"
+fi
+schemas=$(printf '{'; sep=; for k in analysis selftest hammer pcp-window; do
+	printf '%s"%s": ' "$sep" "$k"; cat "$QC_ROOT/docs/schemas/$k.json"; sep=,; done; printf '}')
+set --
+while read -r kind f; do set -- "$@" "$kind" "$f" "$(basename "$(dirname "$f")")" "$(fix "$kind" "$f")"; done \
+	< "$tmp/files"
+why=$(jq -n -r -L "$QC_ROOT/scripts" --argjson schemas "$schemas" --argjson planted "$(planted)" \
+	--arg iso "$isolated" -f "$QC_ROOT/scripts/check-run.jq" --args "$@" < "$tmp/docs" 2>&1) ||
+	die "the checks of $run's files stopped: $(printf '%s\n' "$why" | head -n1)"
+[ -z "$why" ] || die "$why"

@@ -1,0 +1,110 @@
+# validate.jq: the one validator, a jq module: a JSON document against
+# one schema of docs/schemas/ (the format: the README.md there), and its
+# text, read as the events of jq --stream, for duplicate keys, which a
+# parsed object would silently have resolved to its last copy. Used by
+# scripts/validate.sh (one file) and scripts/check-run.sh (every file of
+# a run at once). (Two passes, because rebuilding a document from its
+# events is quadratic in jq 1.6: minutes for a stress run's hammer.json.)
+
+# Where a value sits, as jq would address it: .cpus["2"].charged.
+def where($p): if $p == [] then "the top level" else
+	$p | map(if type == "number" then "[\(.)]"
+	         elif test("^[A-Za-z_][A-Za-z0-9_]*$") then ".\(.)" else "[\(tojson)]" end) | join("") end;
+# A number's kind: NaN and infinities are numbers to jq 1.6, never to us.
+def kind: if type == "number" then
+		(if isnan then "NaN" elif isinfinite then "infinite" elif . == floor then "integer" else "number" end)
+	else type end;
+def shown: if type == "number" and (isnan or isinfinite) then kind
+	else tojson | if length > 40 then .[:37] + "..." else . end end;
+def is($t): kind as $k | $t == $k or ($t == "number" and $k == "integer");
+
+# duplicate(events): the first duplicate key in a stream of events, as a
+# path, or null. A path is finished once its value is (a leaf) or its
+# container has closed (a one-element closing event names the last key
+# inside it); any later event under a finished path is a second copy of
+# a key. A top-level value's end starts afresh (several documents in one
+# stream). Array elements cannot repeat, so they are not remembered; the
+# state is never bound to a variable, which would make jq copy it at
+# every event.
+def duplicate(events):
+	first(foreach (events, null) as $e ({done: {}, dup: null};
+		if $e == null or .dup != null then .
+		elif ($e | length) == 2 then
+			$e[0] as $p
+			| (first(range(1; ($p | length) + 1) as $n | select(.done[$p[:$n] | tojson]) | $n) // null) as $n
+			| if $n != null then .dup = $p[:$n]
+			  elif ($p[-1] | type) == "number" then .
+			  else .done[$p | tojson] = true end
+		elif ($e[0] | length) == 1 then .done = {}
+		else .done[$e[0][:-1] | tojson] = true end;
+		select($e == null or .dup != null) | .dup));
+def duplicate_text($dup): "\(where($dup[:-1])) has the key \($dup[-1] | tojson) twice";
+
+# errors($s; $p): the problems of . under schema $s at path $p, first the
+# value's own type, then (only if that holds) the rest.
+def errors($s; $p; $defs):
+	(if $s["$ref"] then $defs[$s["$ref"]] else $s end) as $s
+	| . as $v
+	| ([$s.type // empty] | flatten) as $types
+	| if $types != [] and (any($types[]; . as $t | $v | is($t)) | not) then
+		"\(where($p)) is \($v | shown), not \($types | join(" or "))"
+	  elif $v == null then empty
+	  else
+		(if $s.enum and (any($s.enum[]; . == $v) | not) then
+			"\(where($p)) is \($v | shown), not one of \($s.enum | map(tojson) | join(", "))" else empty end),
+		(if ($v | type) == "string" and $s.pattern and ($v | test($s.pattern) | not) then
+			"\(where($p)) is \($v | shown), which does not match \($s.pattern)" else empty end),
+		(if ($v | type) == "string" and $s.minLength and ($v | length) < $s.minLength then
+			"\(where($p)) is \($v | shown), shorter than \($s.minLength)" else empty end),
+		(if ($v | type) == "number" and $s.minimum != null and $v < $s.minimum then
+			"\(where($p)) is \($v | shown), below its minimum \($s.minimum)" else empty end),
+		(if ($v | type) == "number" and $s.maximum != null and $v > $s.maximum then
+			"\(where($p)) is \($v | shown), above its maximum \($s.maximum)" else empty end),
+		(if ($v | type) == "object" then
+			($s.required // [])[] as $k | select($v | has($k) | not)
+			| "\(where($p + [$k])) is missing" else empty end),
+		(if ($v | type) == "object" and $s.minProperties and ($v | length) < $s.minProperties then
+			"\(where($p)) has \($v | length) keys, fewer than \($s.minProperties)" else empty end),
+		(if ($v | type) == "object" then
+			$v | keys_unsorted[] as $k
+			| if $s.propertyNames and ($k | test($s.propertyNames.pattern) | not) then
+				"\(where($p)) has the key \($k | tojson), which does not match \($s.propertyNames.pattern)"
+			  elif $s.properties[$k] then $v[$k] | errors($s.properties[$k]; $p + [$k]; $defs)
+			  elif $s.additionalProperties == false then "\(where($p + [$k])) is not in the schema"
+			  elif ($s.additionalProperties | type) == "object" then
+				$v[$k] | errors($s.additionalProperties; $p + [$k]; $defs)
+			  else empty end
+		 else empty end),
+		(if ($v | type) == "array" and $s.items then
+			# Items of one plain type and a range (hammer.json's 30,000
+			# samples in a stress run): a cheap test first, the full one
+			# only for an item that fails it.
+			$s.items as $it
+			| if ($it | keys - ["type", "minimum", "maximum"]) == [] and ($it.type | type) == "string" then
+				first(range($v | length) as $i
+				      | select(($v[$i] | is($it.type) | not) or ($it.minimum != null and $v[$i] < $it.minimum)
+				               or ($it.maximum != null and $v[$i] > $it.maximum))
+				      | $v[$i] | errors($it; $p + [$i]; $defs)) // empty
+			  else range($v | length) as $i | $v[$i] | errors($it; $p + [$i]; $defs) end
+		 else empty end),
+		# x-sums: total = the sum of the values of object "of" (of its
+		# members' "field" when one is named).
+		(($s["x-sums"] // [])[] as $r
+		 | ($v[$r.of] // {} | [.[] | if $r.field then .[$r.field] else . end]) as $xs
+		 | select(all($xs[], $v[$r.total]; type == "number"))
+		 | ($xs | add // 0) as $sum
+		 | select($v[$r.total] != $sum)
+		 | "\(where($p + [$r.total])) is \($v[$r.total] | shown), but the sum of \(where($p + [$r.of]))\(if $r.field then "[]." + $r.field else "" end) is \($sum)"),
+		# x-not-above: part <= whole.
+		(($s["x-not-above"] // [])[] as $r
+		 | select(($v[$r.part] | type) == "number" and ($v[$r.whole] | type) == "number"
+		          and $v[$r.part] > $v[$r.whole])
+		 | "\(where($p + [$r.part])) is \($v[$r.part] | shown), above \(where($p + [$r.whole])) \($v[$r.whole] | shown)")
+	  end;
+
+# validate($docs; $schema): "ok" or the first problem of a file whose
+# JSON values are $docs, "<where>: <what>", one line.
+def validate($docs; $schema):
+	if $docs == [] then "the file is empty"
+	elif ($docs | length) != 1 then "the file holds \($docs | length) JSON values, not one"
+	else first(($docs[0] | errors($schema; []; $schema.definitions // {})), "ok") end;
