@@ -1,18 +1,23 @@
 # check-run.jq: scripts/check-run.sh's checks of a run's JSON files, in
 # one jq. Input: each file wrapped as {"i": N, "t": its text} (already
 # free of duplicate keys); $ARGS.positional: per file, in N's order, KIND
-# FILE GUEST FIX; $schemas: {KIND: docs/schemas/KIND.json}; $planted:
+# FILE; $schemas: {KIND: docs/schemas/KIND.json}; $planted:
 # {GUEST: {CPU: planted}} from each guest's selftest-planted.txt (null:
 # not "KIND CPU K" lines); $iso: run.txt's isolated CPUs, for messages.
 # Prints nothing when every file holds, else the first problem, one line,
 # naming the file and the fix.
 include "validate";
 
-# The files: {kind, file, guest, fix, name (its base name), doc}.
+# The files: {kind, file, guest, name (its base name), doc, fix (what to
+# do about it; check-run.sh fix says the same)}.
 [inputs] as $docs
-| [$ARGS.positional as $a | range(0; $a | length; 4) as $j
-   | {kind: $a[$j], file: $a[$j + 1], guest: $a[$j + 2], fix: $a[$j + 3], name: ($a[$j + 1] | split("/") | last),
-      doc: ($docs[$j / 4].t)}] as $files
+| [$ARGS.positional as $a | range(0; $a | length; 2) as $j
+   | ($a[$j + 1] | split("/")) as $path
+   | {kind: $a[$j], file: $a[$j + 1], guest: $path[-2], name: $path[-1], doc: $docs[$j / 2].t,
+      fix: ({"run-txt": "fix that line (scripts/lib.sh qc_run_txt writes run.txt)",
+             analysis: "re-run scripts/analyze.sh \($path[:-1] | join("/")) \($iso)",
+             selftest: "re-run scripts/analyze.sh \($path[:-1] | join("/")) \($iso)"}[$a[$j]]
+            // "the guest wrote it: re-run the variant")}] as $files
 
 # 1. Each file against its schema.
 | (first($files[] as $f
@@ -21,7 +26,7 @@ include "validate";
 | if $invalid then $invalid else
 
 # The documents by guest and name.
-($files
+($files | map(select(.kind != "run-txt"))
  | group_by(.guest) | map({key: .[0].guest, value: (map({key: .name, value: .}) | from_entries)}) | from_entries) as $g
 
 # The last two parts of a path: a guest's directory and the file in it.

@@ -19,9 +19,8 @@ set -eu
 run=${1:?usage: check-run.sh RUNDIR}
 run=${run%/}
 runtxt=$run/$QC_RUN_TXT
-validate=$QC_ROOT/scripts/validate.sh
 
-"$validate" run-txt "$runtxt" "fix that line (run.txt is written by scripts/lib.sh qc_run_txt)"
+[ -f "$runtxt" ] || die "$run is not a quietcore run directory (no $QC_RUN_TXT)"
 isolated=$(qc_kv "$runtxt" isolated) refill=$(qc_kv "$runtxt" refill) scenario=$(qc_kv "$runtxt" scenario)
 check_scenario "$scenario"
 
@@ -62,9 +61,11 @@ for d in "$run"/*/; do
 		die "$runtxt says 'refill: $refill' but guest $g ran the refill workload on '${t_refill:-none}' ($bp): fix run.txt to match its guests"
 done
 
-# The files the verdict reads, of each judged guest that ran to the end:
-# "KIND FILE" lines (KIND: the schema, docs/schemas/KIND.json).
+# The files the verdict reads: run.txt, and those of each judged guest
+# that ran to the end: "KIND FILE" lines (KIND: the schema,
+# docs/schemas/KIND.json).
 verdict_files() {
+	echo "run-txt $runtxt"
 	for g in $judged; do
 		[ "$(cat "$run/$g/$QC_STATUS" 2>/dev/null)" = ok ] || continue
 		for spec in analysis:$QC_ANALYSIS.json analysis:$QC_ANALYSIS-$QC_WINDOW_QUIET.json \
@@ -76,10 +77,11 @@ verdict_files() {
 	done
 }
 verdict_files > "$tmp/files"
-# fix KIND FILE: what to do about a bad FILE.
+# fix KIND FILE: what to do about a bad FILE (check-run.jq says the same).
 fix() {
 	case $1 in
-	analysis|selftest) echo "re-run scripts/analyze.sh $(dirname "$2") $isolated" ;;
+	run-txt) echo "fix that line (scripts/lib.sh qc_run_txt writes run.txt)" ;;
+	analysis|selftest) echo "re-run scripts/analyze.sh ${2%/*} $isolated" ;;
 	*) echo "the guest wrote it: re-run the variant" ;;
 	esac
 }
@@ -107,7 +109,8 @@ planted() {
 i=0
 while read -r kind f; do
 	printf '{"i": %d, "t": ' "$i"
-	cat "$f"
+	if [ "$kind" = run-txt ]; then jq -R -r -n -f "$QC_ROOT/scripts/run-txt.jq" "$f" 2>/dev/null || echo '"not key: value lines"'
+	else cat "$f"; fi
 	printf '}\n'
 	i=$((i + 1))
 done < "$tmp/files" > "$tmp/docs"
@@ -117,11 +120,10 @@ if [ "$dup" != none ]; then
 	while read -r kind f; do "$QC_ROOT/scripts/validate.sh" "$kind" "$f" "$(fix "$kind" "$f")"; done < "$tmp/files"
 	die "the checks of $run's files stopped: $dup"
 fi
-schemas=$(printf '{'; sep=; for k in analysis selftest hammer pcp-window; do
+schemas=$(printf '{'; sep=; for k in run-txt analysis selftest hammer pcp-window; do
 	printf '%s"%s": ' "$sep" "$k"; cat "$QC_ROOT/docs/schemas/$k.json"; sep=,; done; printf '}')
 set --
-while read -r kind f; do set -- "$@" "$kind" "$f" "$(basename "$(dirname "$f")")" "$(fix "$kind" "$f")"; done \
-	< "$tmp/files"
+while read -r kind f; do set -- "$@" "$kind" "$f"; done < "$tmp/files"
 why=$(jq -n -r -L "$QC_ROOT/scripts" --argjson schemas "$schemas" --argjson planted "$(planted)" \
 	--arg iso "$isolated" -f "$QC_ROOT/scripts/check-run.jq" --args "$@" < "$tmp/docs" 2>&1) ||
 	die "the checks of $run's files stopped: $(printf '%s\n' "$why" | head -n1)"

@@ -13,18 +13,8 @@ schema=$QC_ROOT/docs/schemas/$kind.json
 [ -f "$schema" ] || die "no schema '$kind' in docs/schemas/: choose one of $(ls "$QC_ROOT/docs/schemas" | sed -n 's/\.json$//p' | tr '\n' ' ')"
 fail() { die "$file: $1 (schema docs/schemas/$kind.json)${fix:+: $fix}"; }
 [ -f "$file" ] || fail "is missing"
-# run.txt as the JSON text of its lines, in order and duplicates kept, so
-# that the validator sees a key given twice.
 as_json() {
-	if [ "$kind" = run-txt ]; then
-		jq -R -r -n '[inputs | select(test("^\\s*$") | not)] | . as $l
-			| [range(length) as $i | $l[$i] | capture("^(?<k>[A-Za-z0-9_]+): ?(?<v>.*)$")
-			   // error("line \($i + 1), \($l[$i] | tojson), is not \"key: value\"")
-			   | "\(.k | tojson): \(.v | sub("\\s+$"; "") | tojson)"]
-			| "{" + join(", ") + "}"' "$file"
-	else
-		cat "$file"
-	fi
+	if [ "$kind" = run-txt ]; then jq -R -r -n -f "$QC_ROOT/scripts/run-txt.jq" "$file"; else cat "$file"; fi
 }
 jq_error() { printf '%s\n' "$1" | head -n1 | sed 's/^jq: error (at [^)]*): //'; }
 json=$(as_json 2>&1) || fail "$(jq_error "$json")"
