@@ -109,8 +109,7 @@ planted() {
 i=0
 while read -r kind f; do
 	printf '{"i": %d, "t": ' "$i"
-	if [ "$kind" = run-txt ]; then jq -R -r -n -f "$QC_ROOT/scripts/run-txt.jq" "$f" 2>/dev/null || echo '"not key: value lines"'
-	else cat "$f"; fi
+	if [ "$kind" = run-txt ]; then awk -f "$QC_ROOT/scripts/run-txt.awk" "$f"; else cat "$f"; fi
 	printf '}\n'
 	i=$((i + 1))
 done < "$tmp/files" > "$tmp/docs"

@@ -20,22 +20,27 @@ run=${run%/}
 runtxt=$run/$QC_RUN_TXT
 [ -f "$runtxt" ] || die "$run is not a quietcore run directory (no $QC_RUN_TXT)"
 # Whatever stops the judging (a refusal, or a jq that crashes on a value
-# no check foresaw) ends the same way: the judging runs in a child, and
-# unless it succeeds, its first error is the one line, no summary.json is
-# left and the run's status says failed.
-if [ -z "${QC_SUMMARIZE_CHILD:-}" ]; then
-	err=$(mktemp)
-	rc=0
-	QC_SUMMARIZE_CHILD=1 "$0" "$run" 2>"$err" || rc=$?
-	if [ $rc -eq 0 ]; then cat "$err" >&2; rm -f "$err"; exit 0; fi
+# no check foresaw) ends the same way: everything said on stderr waits in
+# a file, and unless the script succeeds, its first error is the one
+# line, no summary.json is left and the run's status says failed.
+tmp=$(mktemp -d)
+err=$tmp/stderr
+exec 3>&2 2>"$err"
+finish() {
+	rc=$?
+	exec 2>&3
+	if [ $rc -eq 0 ]; then cat "$err" >&2; rm -rf "$tmp"; exit 0; fi
 	why=$(sed -n 's/^quietcore: error: //p' "$err" | head -n1)
 	[ -n "$why" ] || why="summarize.sh stopped (exit $rc) on this run's inputs: $(grep . "$err" | head -n1); check them with scripts/check-run.sh $run"
-	rm -f "$err" "$run/$QC_SUMMARY" "$run/$QC_SUMMARY.tmp"
-	QC_STATUS_FILE=$run/$QC_STATUS die "$why"
-fi
+	rm -rf "$tmp" "$run/$QC_SUMMARY" "$run/$QC_SUMMARY.tmp"
+	echo "failed: $why" > "$run/$QC_STATUS"
+	printf 'quietcore: error: %s\n' "$why" >&2
+	exit 1
+}
+trap finish EXIT
 # Every input checked against its schema, and against the others
 # (scripts/check-run.sh), before any is read here.
-why=$("$QC_ROOT/scripts/check-run.sh" "$run" 2>&1) || { rm -f "$run/$QC_SUMMARY"; QC_STATUS_FILE=$run/$QC_STATUS die "${why#quietcore: error: }"; }
+"$QC_ROOT/scripts/check-run.sh" "$run"
 # From here a refusal is the run's outcome too (die() writes the status
 # file), and a summary.json left from an earlier pass would disagree with
 # the inputs now refused, so it goes: report.sh must not render it.
@@ -153,8 +158,6 @@ case $baseline in
    esac ;;
 esac
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # judge_variant NAME: $tmp/v-NAME.json, {refuse, summary}, from one variant
 # directory (a variant listed in run.txt without one is a failed run).

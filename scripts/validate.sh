@@ -14,7 +14,7 @@ schema=$QC_ROOT/docs/schemas/$kind.json
 fail() { die "$file: $1 (schema docs/schemas/$kind.json)${fix:+: $fix}"; }
 [ -f "$file" ] || fail "is missing"
 as_json() {
-	if [ "$kind" = run-txt ]; then jq -R -r -n -f "$QC_ROOT/scripts/run-txt.jq" "$file"; else cat "$file"; fi
+	if [ "$kind" = run-txt ]; then awk -f "$QC_ROOT/scripts/run-txt.awk" "$file"; else cat "$file"; fi
 }
 jq_error() { printf '%s\n' "$1" | head -n1 | sed 's/^jq: error (at [^)]*): //'; }
 json=$(as_json 2>&1) || fail "$(jq_error "$json")"
