@@ -43,7 +43,7 @@ check() {
 ktap_require make pkg-config jq
 make -s -C tracing check-deps >/dev/null 2>&1 ||
 	ktap_skip_all "libtracecmd-dev, libtraceevent-dev or libtracefs-dev is missing (sudo make setup installs them)"
-ktap_plan 49
+ktap_plan 51
 
 # 1: it builds, warning-free.
 if make -s -C tracing clean >/dev/null 2>&1 && make -s -C tracing > "$tmp/build" 2>&1 &&
@@ -173,11 +173,28 @@ expect_fail "a trace without window markers is refused" 'no "qc: window start" m
 
 # Whole-trace liveness and loss (README.md there says how each was made).
 expect_fail "a trace whose isolated CPU's buffer wrapped over the window is refused (kernel statistics: overrun)" \
-	'ring buffer of isolated CPU 1 overran or dropped' --cpus 1-3 --task oslat "$FX/overwritten.dat"
+	'ring buffer of CPU 1 overran or dropped' --cpus 1-3 --task oslat "$FX/overwritten.dat"
+# Loss anywhere, whole trace: housekeeping CPU 0 records the drain calls
+# and the sends to the isolated CPUs. lost_on_cpu0 FILE OUT: FILE with its
+# kernel statistics saying CPU 0's buffer overran by 4 events (the digit
+# after CPU 0's first "overrun: " patched in place; the data untouched).
+lost_on_cpu0() {
+	cp "$1" "$2"
+	off=$(grep -boa -e 'CPU: 0$' -e '^overrun: 0$' "$2" |
+		awk -F: '$2 == "CPU" { cpu0 = 1; next } cpu0 { print $1 + 9; exit }')
+	printf 4 | dd of="$2" bs=1 seek="$off" conv=notrunc 2>/dev/null
+}
+lost_on_cpu0 "$FX/drain-wq.dat" "$tmp/lost0.dat"
+expect_fail "a trace whose housekeeping CPU 0 lost events is refused (kernel statistics), though CPUs 1-3 lost none" \
+	'ring buffer of CPU 0 overran or dropped 4 events' --cpus 1-3 --task oslat "$tmp/lost0.dat"
+lost_on_cpu0 "$FX/exposure-wq.dat" "$tmp/lost0x.dat"
+expect_fail "a --calls-from trace that lost events is refused: its drain calls would be incomplete" \
+	'lost0x.dat: the kernel.s ring buffer of CPU 0 overran' --cpus 1-3 --task oslat,refill \
+	--calls-from "$tmp/lost0x.dat" "$FX/quiet-wq.dat"
 if command -v trace-cmd >/dev/null 2>&1; then
 	(cd "$tmp" && trace-cmd split -i "$OLDPWD/$FX/overwritten.dat" -o ow.dat >/dev/null 2>&1)
 	expect_fail "the same without its statistics (trace-cmd split keeps the data): the lost-events flag refuses it" \
-		'events were lost on isolated CPU 1' --cpus 1-3 --task oslat "$tmp/ow.dat.1"
+		'events were lost on CPU [0-9]' --cpus 1-3 --task oslat "$tmp/ow.dat.1"
 	# The window of drain-wq.dat, cut out with trace-cmd split as a
 	# reviewer did: the isolated CPUs' data before the start is gone.
 	(cd "$tmp" && trace-cmd split -i "$OLDPWD/$FX/drain-wq.dat" -o cut.dat 12.073840 13.072730 >/dev/null 2>&1)

@@ -14,10 +14,13 @@
  * a record's event has no row in handlers.c or lacks a field its row
  * declares, when an isolated CPU has no event before the window start or
  * none after its end (its buffer was overwritten, or it was never traced:
- * a window with no events would otherwise read as clean), when the
- * kernel's per-CPU statistics saved in the file report overrun or dropped
- * events on an isolated CPU, or when a record of an isolated CPU at or
- * after the window start carries the lost-events flag.
+ * a window with no events would otherwise read as clean), and, for any
+ * trace it reads (a --calls-from trace too), when the kernel's per-CPU
+ * statistics saved in the file report overrun or dropped events on any
+ * CPU, or when any record carries the lost-events flag. Loss anywhere is
+ * refused, housekeeping CPU 0 included: the drain calls and the sends to
+ * the isolated CPUs are recorded there, and the statistics cover the
+ * whole trace, so the rule does too.
  *
  * Pass 2 reads the isolated CPUs (every CPU when a QC_ANY_CPU row's event
  * is in the trace) in time order and hands each record to its row's count
@@ -45,16 +48,6 @@ void set_err(char *err, int len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
-}
-
-static bool is_isolated(struct ctx *c, int cpu)
-{
-	int i;
-
-	for (i = 0; i < c->a->ncpus; i++)
-		if (c->a->cpus[i] == cpu)
-			return true;
-	return false;
 }
 
 /* ---- pass 1: the window, liveness and the drain calls -------------------- */
@@ -112,9 +105,9 @@ static int scan_event(struct tracecmd_input *h, struct tep_record *r,
 			c->before[cpu]++;
 		else if (ended)
 			c->after[cpu]++;
-		if (started && r->missed_events && c->lost_cpu < 0 && is_isolated(c, cpu))
-			c->lost_cpu = cpu;
 	}
+	if (r->missed_events && c->lost_cpu < 0)
+		c->lost_cpu = cpu;
 	ei = event_of(c, r);
 	if (!ei)
 		return 0;
@@ -135,10 +128,10 @@ const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 
 /*
  * The kernel's per-CPU ring buffer statistics, saved by trace-cmd extract:
- * "CPU: N" then "overrun: X", "dropped events: Y". Returns an isolated CPU
- * that lost events, or -1.
+ * "CPU: N" then "overrun: X", "dropped events: Y". Returns a CPU that
+ * lost events (any CPU: see the top of this file), or -1.
  */
-static int stats_lost_cpu(struct ctx *c, struct tracecmd_input *h, long *lost)
+static int stats_lost_cpu(struct tracecmd_input *h, long *lost)
 {
 	const char *p = tracecmd_get_cpustats(h);
 	int cpu = -1;
@@ -150,7 +143,7 @@ static int stats_lost_cpu(struct ctx *c, struct tracecmd_input *h, long *lost)
 			;
 		else if ((sscanf(p, "overrun: %ld", &v) == 1 ||
 			  sscanf(p, "dropped events: %ld", &v) == 1) &&
-			 v > 0 && cpu >= 0 && is_isolated(c, cpu)) {
+			 v > 0 && cpu >= 0) {
 			*lost = v;
 			return cpu;
 		}
@@ -293,7 +286,8 @@ static int scan(struct ctx *c, const char *file)
 {
 	struct tracecmd_input *h = load(c, file);
 	struct analysis *a = c->a;
-	int ret = -1;
+	long lost = 0;
+	int ret = -1, lost_cpu;
 
 	if (!h)
 		return -1;
@@ -321,22 +315,22 @@ static int scan(struct ctx *c, const char *file)
 	if (!c->a->window_given && (c->nstart > 1 || c->nend > 1))
 		fprintf(stderr, "qc-analyze: warning: %s has %d start and %d end markers; using the first window\n",
 			file, c->nstart, c->nend);
+	lost_cpu = stats_lost_cpu(h, &lost);
+	if (lost_cpu >= 0) {
+		set_err(c->err, c->errlen,
+			"%s: the kernel's ring buffer of CPU %d overran or dropped %ld events: its counts would be incomplete (raise trace-start.sh's buffer size and re-run the variant)",
+			file, lost_cpu, lost);
+		goto out;
+	}
+	if (c->lost_cpu >= 0) {
+		set_err(c->err, c->errlen,
+			"%s: events were lost on CPU %d: its counts would be incomplete (raise trace-start.sh's buffer size and re-run the variant)",
+			file, c->lost_cpu);
+		goto out;
+	}
 	if (c->before) {
-		long lost = 0;
-		int cpu = stats_lost_cpu(c, h, &lost), i;
+		int cpu, i;
 
-		if (cpu >= 0) {
-			set_err(c->err, c->errlen,
-				"%s: the kernel's ring buffer of isolated CPU %d overran or dropped %ld events: its counts would be incomplete (raise trace-start.sh's buffer size)",
-				file, cpu, lost);
-			goto out;
-		}
-		if (c->lost_cpu >= 0) {
-			set_err(c->err, c->errlen,
-				"%s: events were lost on isolated CPU %d at or after the window start: its counts would be incomplete (raise trace-start.sh's buffer size)",
-				file, c->lost_cpu);
-			goto out;
-		}
 		for (i = 0; i < a->ncpus; i++) {
 			cpu = a->cpus[i];
 			if (c->before[cpu] && c->after[cpu])
