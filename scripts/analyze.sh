@@ -11,9 +11,28 @@
 # checks). With audit.txt (scenario "audit"), scripts/audit.sh counts each
 # trigger's sub-window into audit.json. A trace the analyzer cannot read is
 # an error, never a verdict.
+#
+# It fails closed: every output of an earlier pass goes before this one
+# starts, each file is written whole or not at all (a temporary renamed),
+# and a refusal leaves none of the JSON files later steps read (only this
+# pass's .txt and .err files, to show why), DIR/status says "failed: ..."
+# and the exit is non-zero.
 set -eu
 . "$(dirname "$0")/lib.sh"
 dir=${1:?usage: analyze.sh DIR ISOLATED} iso=${2:?usage: analyze.sh DIR ISOLATED}
+dir=${dir%/}
+[ -d "$dir" ] || die "'$dir' is not a guest's result directory"
+export QC_STATUS_FILE="${QC_STATUS_FILE:-$dir/$QC_STATUS}"
+# What this step writes that later steps read, and what it writes for people.
+outputs_json="$QC_ANALYSIS.json $QC_ANALYSIS-$QC_WINDOW_QUIET.json $QC_SELFTEST_JSON $QC_SELFTEST_ANALYSIS.json
+	$QC_SELFTEST_CHARGED.json $QC_SELFTEST_CAUSES $QC_AUDIT_JSON"
+outputs_txt="$QC_ANALYSIS.txt $QC_ANALYSIS-$QC_WINDOW_QUIET.txt $QC_SELFTEST_ANALYSIS.txt $QC_SELFTEST_CHARGED.txt"
+remove() { for _f in "$@"; do rm -f "$dir/$_f" "$dir/$_f.tmp"; done; }
+# shellcheck disable=SC2086 # the lists are words
+remove $outputs_json $outputs_txt "$QC_ANALYSIS.err" "$QC_ANALYSIS-$QC_WINDOW_QUIET.err" \
+	"$QC_SELFTEST_CHARGED.err" selftest.err
+# shellcheck disable=SC2086
+trap 'rc=$?; [ $rc -eq 0 ] || { remove $outputs_json; for _f in $outputs_txt; do rm -f "$dir/$_f.tmp"; done; }' EXIT
 need_cmd make pkg-config jq
 make -s -C "$QC_ROOT/tracing" >/dev/null 2>"$dir/analyzer-build.log" ||
 	die "the trace analyzer does not build: see $dir/analyzer-build.log (missing libtracecmd-dev? run 'sudo make setup')"
@@ -28,8 +47,9 @@ analyze_trace() {
 	t=$1 o=$2
 	shift 2
 	"$qa" --cpus "$iso" --task "$tasks" --drain-causes "$causes" --json "$dir/$o.json" "$@" \
-		"$dir/$t" > "$dir/$o.txt" 2>"$dir/$o.err" ||
+		"$dir/$t" > "$dir/$o.txt.tmp" 2>"$dir/$o.err" ||
 		die "the analyzer refused $dir/$t: $(head -n1 "$dir/$o.err")"
+	mv "$dir/$o.txt.tmp" "$dir/$o.txt"
 	rm -f "$dir/$o.err"
 }
 trace=$(qc_window_file trace "" dat)
@@ -55,17 +75,19 @@ planted_cause() {
 if [ -f "$dir/$selftest" ]; then
 	[ -f "$dir/$QC_PLANTED" ] || die "$dir has a self-test trace but no $QC_PLANTED"
 	set --
-	: > "$dir/$QC_SELFTEST_CAUSES"
+	: > "$dir/$QC_SELFTEST_CAUSES.tmp"
 	while read -r kind cpu k; do
 		cause=$(planted_cause "$kind") || exit 1
 		set -- "$@" --expect "$cpu:$cause=$k"
-		echo "^$cause\$" >> "$dir/$QC_SELFTEST_CAUSES"
+		echo "^$cause\$" >> "$dir/$QC_SELFTEST_CAUSES.tmp"
 	done < "$dir/$QC_PLANTED"
-	sort -u -o "$dir/$QC_SELFTEST_CAUSES" "$dir/$QC_SELFTEST_CAUSES"
+	sort -u "$dir/$QC_SELFTEST_CAUSES.tmp" > "$dir/$QC_SELFTEST_CAUSES"
+	rm -f "$dir/$QC_SELFTEST_CAUSES.tmp"
 	rc=0
 	"$qa" --cpus "$iso" --task "$tasks" --json "$dir/$QC_SELFTEST_ANALYSIS.json" "$@" \
-		"$dir/$selftest" > "$dir/$QC_SELFTEST_ANALYSIS.txt" 2>"$dir/selftest.err" || rc=$?
+		"$dir/$selftest" > "$dir/$QC_SELFTEST_ANALYSIS.txt.tmp" 2>"$dir/selftest.err" || rc=$?
 	[ $rc -le 1 ] || die "the analyzer refused $dir/$selftest: $(head -n1 "$dir/selftest.err")"
+	mv "$dir/$QC_SELFTEST_ANALYSIS.txt.tmp" "$dir/$QC_SELFTEST_ANALYSIS.txt"
 	rm -f "$dir/selftest.err"
 	# Per CPU: planted and counted, over every planted kind.
 	cpus='{}'
@@ -77,7 +99,8 @@ if [ -f "$dir/$selftest" ]; then
 	done < "$dir/$QC_PLANTED"
 	echo "$cpus" | jq --argjson ok "$([ $rc -eq 0 ] && echo true || echo false)" \
 		'{planted: ([.[].planted] | add), counted: ([.[].counted] | add), pass: $ok, cpus: .}' \
-		> "$dir/$QC_SELFTEST_JSON"
+		> "$dir/$QC_SELFTEST_JSON.tmp"
+	mv "$dir/$QC_SELFTEST_JSON.tmp" "$dir/$QC_SELFTEST_JSON"
 	[ $rc -eq 0 ] || die "self-test failed: $(jq -r '[.cpus | to_entries[] | select(.value.planted != .value.counted) | "CPU \(.key) planted \(.value.planted), counted \(.value.counted)"] | join("; ")' "$dir/$QC_SELFTEST_JSON") (see $dir/$QC_SELFTEST_ANALYSIS.txt)"
 	# The same trace with the planted causes as the drain causes.
 	QC_DRAIN_CAUSES=$dir/$QC_SELFTEST_CAUSES
