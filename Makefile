@@ -9,6 +9,7 @@ ISOLATED ?= 1-3
 REFILL   ?= auto
 RATE     ?=
 RUN      ?=
+REANALYZE ?=
 
 STRESS_SECONDS ?= 300
 
@@ -23,7 +24,7 @@ help:
 	@echo "make compare [VARIANTS=...] [SCENARIO=...] [DURATION=s] [ISOLATED=1-3] [REFILL=auto|none|2-3] [RATE=drains/s]"
 	@echo "make audit [VARIANTS=...]       which housekeeping operations interrupt an isolated CPU"
 	@echo "                                (= make compare SCENARIO=audit)"
-	@echo "make report RUN=results/<run-id>  re-render a run's report"
+	@echo "make report RUN=results/<run-id> [REANALYZE=1]  re-render a run's report (REANALYZE=1: re-analyse a copy)"
 	@echo "make build VARIANT=wq           build one variant's guest kernel"
 	@echo "make run VARIANT=wq [SCENARIO=...] [DURATION=s]"
 	@echo "make stress [STRESS_SECONDS=300] [VARIANTS=...] [RATE=...]  debug builds under the drain stress"
@@ -47,9 +48,11 @@ compare:
 audit:
 	@$(MAKE) --no-print-directory compare SCENARIO=audit
 
+# A run's report from its summary.json; nothing else of the run changes.
+# REANALYZE=1: analyse, judge and report a copy, in a new directory.
 report:
 	@test -n "$(RUN)" || { echo "quietcore: error: which run? make report RUN=results/<run-id>" >&2; exit 1; }
-	@scripts/summarize.sh $(RUN) && scripts/report.sh $(RUN)
+	@$(if $(REANALYZE),scripts/reanalyze.sh,scripts/report.sh) $(RUN)
 
 stress:
 	@scripts/stress.sh --duration "$(STRESS_SECONDS)" --variants "$(VARIANTS)" $(if $(RATE),--rate "$(RATE)")

@@ -10,6 +10,13 @@
 # The pieces, in scripts/report/: model.jq decides what the report says,
 # md.jq and html.jq how it looks; plotdata.jq writes the plots' data and
 # the *.gp scripts (over common.gp) draw them.
+#
+# It changes nothing of a run but its own outputs (report.md, report.html,
+# plots/*.svg), each written whole (a temporary renamed): never its
+# summary.json or its status, so that `make report` on a committed run
+# is read-only but for the report itself. A refusal says the fix; inside
+# a run in progress (compare.sh, QC_STATUS_FILE set) it also removes the
+# report an earlier pass left, and the run's status says failed.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -25,7 +32,13 @@ esac
 run=${1%/}
 sum=$run/$QC_SUMMARY
 [ -d "$run" ] || die "'$run' is not a directory: give a results/<run-id>/ directory"
-[ -f "$sum" ] || die "'$run' has no summary.json: run scripts/summarize.sh $run first"
+reanalyze="make report RUN=$run REANALYZE=1 re-analyses and re-judges a copy into a new run directory"
+# A refusal inside a run in progress removes the report an earlier pass
+# left; on its own (make report) it leaves the run as it was.
+tmp=
+trap 'rc=$?; [ -z "$tmp" ] || rm -rf "$tmp"
+	[ $rc -eq 0 ] || [ -z "${QC_STATUS_FILE:-}" ] || rm -f "$run/$QC_REPORT_MD" "$run/$QC_REPORT_HTML"' EXIT
+[ -f "$sum" ] || die "'$run' has no summary.json (never judged, or its judging was refused: see its status): $reanalyze"
 need_cmd jq gnuplot
 jq -e '(.run.id | type == "string") and (.variants | type == "object" and length > 0)' \
 	"$sum" >/dev/null 2>&1 || die "$sum is not a quietcore summary (needs .run.id and .variants)"
@@ -43,10 +56,9 @@ jq -e '(.policy | type == "object")
 		     else all(.cpus[]; has("exposure") and (.charged | type == "number")
 		                       and (.workload | type == "string")) end))' \
 	"$sum" >/dev/null 2>&1 ||
-	die "$sum is an old-format summary (no verdict policy, or no per-CPU exposure and charged counts): re-run scripts/summarize.sh $run on it"
+	die "$sum is an old-format summary (no verdict policy, or no per-CPU exposure and charged counts): $reanalyze"
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 qj() { jq -L "$lib" "$@"; }
 plots_dir=$run/$QC_PLOTS
 mkdir -p "$plots_dir"

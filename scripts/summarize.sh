@@ -244,9 +244,16 @@ oslat_cpus() {
 }
 # The allocator's counted cost (scenario "cost" under the TCG plugin).
 # (A file, not an argument: with its per-function tables it outgrows one.)
-"$QC_ROOT/scripts/alloc-cost.sh" "$run" "$variants" "$baseline" >"$tmp/cost.json" 2>"$tmp/cost.err" ||
-	refuse "$(sed -n 's/^quietcore: error: //p' "$tmp/cost.err" | head -n1 | grep . ||
-		echo "scripts/alloc-cost.sh failed: $(tail -n1 "$tmp/cost.err")")"
+# It decides no verdict: counts it cannot take (an older plugin's, say)
+# leave it out, with the reason for the report to show in its section,
+# and the verdicts stand.
+cost_missing=
+"$QC_ROOT/scripts/alloc-cost.sh" "$run" "$variants" "$baseline" >"$tmp/cost.json" 2>"$tmp/cost.err" || {
+	cost_missing=$(sed -n 's/^quietcore: error: //p' "$tmp/cost.err" | head -n1 | grep . ||
+		echo "scripts/alloc-cost.sh failed: $(tail -n1 "$tmp/cost.err")")
+	echo null > "$tmp/cost.json"
+	warn "the counted benchmark is left out of the summary: $cost_missing"
+}
 bp=
 for g in $judged; do [ -f "$run/$g/$QC_BOOT_PARAMS" ] && { bp=$run/$g/$QC_BOOT_PARAMS; break; }; done
 smp=$(qc_kv "${bp:-/dev/null}" smp)
@@ -261,7 +268,7 @@ jq -n \
 	--arg housekeeping "$(if [ -n "$isolated" ]; then housekeeping_of "$isolated" "${smp:-4}"; fi)" \
 	--argjson policy "$policy" --arg baseline "$baseline" --arg baseline_rule "$baseline_rule" \
 	--argjson alloc "$(alloc_bench)" \
-	--slurpfile cost "$tmp/cost.json" \
+	--slurpfile cost "$tmp/cost.json" --arg cost_missing "$cost_missing" \
 	'def blank_null: if . == "" then null else . end;
 	 {run: {id: $id, accel: ($accel | blank_null // "unknown"), kernel_tree: ($tree | blank_null),
 	        scenario: $scenario, duration_s: ($duration | tonumber? // null),
@@ -269,7 +276,8 @@ jq -n \
 	        housekeeping_cpus: $housekeeping},
 	  policy: ($policy + {baseline: $baseline, baseline_rule: $baseline_rule}),
 	  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end),
-	  alloc_cost: $cost[0]}' \
+	  alloc_cost: $cost[0]}
+	 + (if $cost_missing == "" then {} else {alloc_cost_missing: $cost_missing} end)' \
 	< /dev/null > "$tmp/top.json"
 # Variants in run.txt's order, and the continuation bound the analyzer
 # counted with (the same analyzer for every variant of one run).

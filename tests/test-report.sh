@@ -132,15 +132,15 @@ fi
 mkdir "$scratch/empty"
 one_line_error() { desc=$1; shift; expect_one_error "$desc" quietcore "$@"; }
 one_line_error "a run directory without summary.json is refused in one line" \
-	"has no summary.json: run scripts/summarize.sh" "$report" "$scratch/empty"
+	"has no summary.json .*: make report RUN=.* REANALYZE=1" "$report" "$scratch/empty"
 one_line_error "a missing run directory is refused in one line" "is not a directory" \
 	"$report" "$scratch/nonexistent"
 old=$scratch/old
 cp -r "$run" "$old"
 jq 'del(.policy) | .variants[].cpus[] |= (del(.exposure, .charged, .workload) + {drain_interruptions: 0})' \
 	"$run/summary.json" > "$old/summary.json"
-one_line_error "an old-format summary.json is refused: re-run summarize" \
-	"old-format summary .*re-run scripts/summarize.sh" "$report" "$old"
+one_line_error "an old-format summary.json is refused: re-analyse a copy" \
+	"old-format summary .*REANALYZE=1" "$report" "$old"
 jq '.variants.rcu.cpus["2"] |= del(.exposure)' "$run/summary.json" > "$old/summary.json"
 one_line_error "a summary without one CPU's exposure is refused" "old-format summary" "$report" "$old"
 

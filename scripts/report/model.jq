@@ -197,7 +197,8 @@ def cost:
 	.policy.baseline as $base
 	| .alloc_bench as $timed
 	| {h2: "Instruction cost (TCG plugin)"},
-	if .alloc_cost == null then {p: "Not measured in this run (the run did not include the counted benchmark: `make compare` runs it unless --cost-runs 0)."}
+	if .alloc_cost_missing then {p: "Missing: the run measured it, but its counts could not be read (\(.alloc_cost_missing)). The verdicts above do not depend on it."}
+	elif .alloc_cost == null then {p: "Not measured in this run (the run did not include the counted benchmark: `make compare` runs it unless --cost-runs 0)."}
 	else (.alloc_cost as $ac | (([$base] | map(select(. as $v | $ac | has($v)))) + ($ac | keys_unsorted - [$base])) as $order
 		| def ms: if . == null then "–" else "\(.mean | rnd(1)) ± \(.sd // 0 | rnd(1))" end;
 		  def cv: if . == null or .cv_pct == null then "–" else "\(.cv_pct | rnd(3)) %" end;

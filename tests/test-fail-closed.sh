@@ -1,0 +1,150 @@
+#!/bin/sh
+# Fail closed on every input (issue 21): each bad or tampered input a
+# review tried, built here from tests/fixtures/run (never from results/),
+# must be refused in one "quietcore: error:" line, never judged:
+#   - values against their schema (docs/schemas/), one validator call each:
+#     NaN, -1, a string where a count belongs, a duplicate CPU key, a
+#     missing or wrong sum, a duplicate run.txt line;
+#   - cross-checks (scripts/check-run.sh): run.txt against the guests'
+#     boot-params.txt, CPU lists bounded before they are expanded, each
+#     analysis naming its own directory's trace, the self-test agreeing
+#     with its evidence;
+#   - the steps: analyze.sh leaves no stale analysis behind a refusal,
+#     summarize.sh sends a jq crash through its refusal, and make report
+#     never rewrites a run's summary or status.
+# Boots nothing.
+# shellcheck disable=SC2016 # jq programs are single-quoted on purpose
+. "$(dirname "$0")/ktap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fixture=$root/tests/fixtures/run
+validate=$root/scripts/validate.sh
+check=$root/scripts/check-run.sh
+
+ktap_require jq make gcc pkg-config
+ktap_plan 32
+
+# bad DESCRIPTION PATTERN KIND FILE: the validator refuses FILE in one line.
+bad() { expect_one_error "$1" quietcore "$2" "$validate" "$3" "$4"; }
+# tamper NAME FILE JQ: $scratch/NAME, FILE of the fixture edited by JQ.
+tamper() { jq "$3" "$fixture/$2" > "$scratch/$1"; echo "$scratch/$1"; }
+
+# --- values: each file against its schema ------------------------------------
+ktap_check "the fixture's files all hold (each kind once)" sh -c "'$validate' analysis '$fixture/wq/analysis.json' &&
+	'$validate' hammer '$fixture/wq/hammer.json' && '$validate' selftest '$fixture/wq/selftest.json' &&
+	'$validate' pcp-window '$fixture/wq/pcp-window.json' && '$validate' run-txt '$fixture/run.txt'"
+# NaN: jq 1.6 reads it as a number, and NaN > 0 is false.
+sed 's/"charged": 796,/"charged": NaN,/' "$fixture/wq/analysis.json" > "$scratch/nan.json"
+bad "NaN in charged is refused" 'cpus\["2"\].charged is NaN, not integer' analysis "$scratch/nan.json"
+bad "-1 drains reaching a CPU is refused" 'exposure.drains is -1, below its minimum 0' analysis \
+	"$(tamper neg.json wq/analysis.json '.cpus["1"].exposure.drains = -1')"
+bad "a string in stalls is refused" '.stalls is "0", not integer' hammer \
+	"$(tamper str.json wq/hammer.json '.stalls = "0"')"
+bad "a string in calls is refused" '.calls is "402", not integer' hammer \
+	"$(tamper calls.json wq/hammer.json '.calls = "402"')"
+bad "a negative pcp-window count is refused" '\["1"\] is -5, below its minimum 0' pcp-window \
+	"$(tamper pcp.json wq/pcp-window.json '.["1"] = -5')"
+# A duplicate CPU key whose last copy charges nothing: jq would keep it.
+jq -c '.cpus["2"]' "$fixture/wq/analysis.json" > "$scratch/cpu2"
+jq -c '.cpus["2"] |= (.charged = 0 | .charged_by_cause = {} | .charged_by_rule = {named: 0, in_flight: 0, rcu_tick: 0})' \
+	"$fixture/wq/analysis.json" | sed "s/\"cpus\":{/\"cpus\":{\"2\":$(sed 's/[&/\]/\\&/g' "$scratch/cpu2"),/" > "$scratch/dup.json"
+bad "a CPU key given twice is refused (jq alone keeps the last copy)" 'cpus has the key "2" twice' analysis "$scratch/dup.json"
+bad "a missing charged_by_rule is refused" 'cpus\["3"\].charged_by_rule is missing' analysis \
+	"$(tamper norule.json wq/analysis.json 'del(.cpus["3"].charged_by_rule)')"
+bad "charged_by_rule that does not add up to charged is refused" 'charged is 801, but the sum of .cpus\["3"\].charged_by_rule is 800' \
+	analysis "$(tamper sum.json wq/analysis.json '.cpus["3"].charged_by_rule.named = 400')"
+bad "a self-test whose total is not the sum of its CPUs is refused" '.counted is 31, but the sum of .cpus\[\].counted is 30' \
+	selftest "$(tamper st.json wq/selftest.json '.counted = 31')"
+cat "$fixture/run.txt" > "$scratch/run.txt"
+echo "isolated: 1" >> "$scratch/run.txt"
+bad "a run.txt line given twice is refused" 'has the key "isolated" twice' run-txt "$scratch/run.txt"
+printf '{"1": 3}{"1": 0}\n' > "$scratch/two.json"
+bad "a file of two JSON values is refused" 'holds 2 JSON values' pcp-window "$scratch/two.json"
+
+# --- cross-checks: one check-run.sh call each ------------------------------
+r=$scratch/run
+fresh() { rm -rf "$r"; cp -r "$fixture" "$r"; rm -rf "$r"/*-bench "$r/summary.json"; }
+cross() { expect_one_error "$1" quietcore "$2" "$check" "$r"; }
+fresh
+ktap_check "the fixture passes every cross-check" "$check" "$r"
+sed -i 's/^isolated: .*/isolated: 1-2/' "$r/run.txt"
+sed -i 's/^refill: .*/refill: 2/' "$r/run.txt"
+cross "run.txt isolating fewer CPUs than the guests did is refused" "says 'isolated: 1-2' but guest rcu isolated '1-3'"
+fresh
+sed -i 's/^refill: .*/refill: /' "$r/run.txt"
+cross "a blank refill line while the guests ran refill is refused" "says 'refill: ' but guest rcu ran the refill workload on '2-3'"
+fresh
+sed -i 's/^scenario: .*/scenario: Hammer/' "$r/run.txt"
+cross "an unknown scenario is refused" "unknown scenario 'Hammer'"
+fresh
+sed -i 's/^scenario: .*/scenario: quiet/' "$r/run.txt"
+cross "a scenario other than the guests' is refused" "says 'scenario: quiet' but guest rcu ran 'hammer'"
+fresh
+sed -i 's/^isolated: .*/isolated: 1-99999999/' "$r/run.txt"
+start=$(date +%s%N)
+cross "an isolated list beyond the guest's vCPUs is refused" "'isolated: 1-99999999' is not a list of CPUs 1-3 of the 4-vCPU guest"
+ktap_check "... in under 1 s (the list is bounded before it is expanded)" test $(( ($(date +%s%N) - start) / 1000000 )) -lt 1000
+fresh
+sed -i 's/^isolated: .*/isolated: 0-3/' "$r/run.txt"
+cross "an isolated list with housekeeping CPU 0 is refused" "'isolated: 0-3' is not a list of CPUs 1-3"
+fresh
+jq '.calls_from = "results/x/spinlock/trace.dat"' "$fixture/rcu/analysis-quiet.json" > "$r/rcu/analysis-quiet.json"
+cross "a quiet control analysed with another variant's drain calls is refused" \
+	"rcu/analysis-quiet.json was made from the drain calls of results/x/spinlock/trace.dat"
+fresh
+cp "$fixture/spinlock/analysis.json" "$r/rcu/analysis.json"
+cross "one variant's analysis.json copied into another's directory is refused" \
+	"rcu/analysis.json was made from results/20261203-051418/spinlock/trace.dat, not its own"
+fresh
+# Forged to 1 planted, 1 counted per CPU, both files agreeing.
+jq '.cpus[] = {planted: 1, counted: 1} | .planted = 3 | .counted = 3' "$fixture/wq/selftest.json" > "$r/wq/selftest.json"
+jq '.cpus[] |= (.charged = 1 | .charged_by_rule = {named: 1, in_flight: 0, rcu_tick: 0}
+	| .charged_by_cause = {"workqueue:qc_planted_work": 1}) | .charged_total = 3' \
+	"$fixture/wq/selftest-charged.json" > "$r/wq/selftest-charged.json"
+cross "a self-test forged to 1/1 without its analysis agreeing is refused" \
+	"wq/selftest.json disagrees with its evidence: CPU 1 planted 1, but selftest-planted.txt says 10"
+
+# --- the steps ----------------------------------------------------------------
+# analyze.sh: a refused trace leaves no analysis, old or new, behind.
+g=$scratch/guest/wq
+mkdir -p "$g"
+cp "$root/tests/fixtures/traces/exposure-wq.dat" "$g/trace.dat"
+head -c 100000 "$root/tests/fixtures/traces/quiet-wq.dat" > "$g/trace-quiet.dat"
+echo ok > "$g/status"
+echo '{"stale": true}' > "$g/analysis.json"
+echo '{"stale": true}' > "$g/analysis-quiet.json"
+expect_one_error "analyze.sh refuses a cut quiet-control trace" quietcore "the analyzer refused .*trace-quiet.dat" \
+	"$root/scripts/analyze.sh" "$g" 1-3
+ktap_check "... leaving no analysis.json or analysis-quiet.json, stale or new" \
+	sh -c "test ! -e '$g/analysis.json' && test ! -e '$g/analysis-quiet.json'"
+ktap_check "... and the guest's status failed" grep -q '^failed: the analyzer refused' "$g/status"
+
+# summarize.sh: a jq crash (a histogram bucket that is no number, in a file
+# no schema covers) goes through the refusal: one line, no summary.json,
+# the status failed.
+fresh
+jq '.thread |= map_values(.histogram = {"x": 1})' "$fixture/rcu/oslat.json" > "$r/rcu/oslat.json"
+echo '{"stale": true}' > "$r/summary.json"
+expect_one_error "a jq crash inside summarize.sh is one refusal line" quietcore "summarize.sh stopped .*jq: error" \
+	"$root/scripts/summarize.sh" "$r"
+ktap_check "... with no summary.json left and the run's status failed" \
+	sh -c "test ! -e '$r/summary.json' && grep -q '^failed: summarize.sh stopped' '$r/status'"
+
+# make report: renders summary.json and touches nothing else of the run,
+# even when the run's inputs would now be refused.
+fresh
+cp "$fixture/summary.json" "$r/"
+sed -i 's/"charged": 796,/"charged": NaN,/' "$r/wq/analysis.json"
+make -s -C "$root" report RUN="$r" >/dev/null 2>&1
+ktap_check "make report on a run whose inputs summarize would refuse still renders its summary" test -s "$r/report.md"
+ktap_check "... and leaves its summary.json and status as they were" \
+	sh -c "cmp -s '$fixture/summary.json' '$r/summary.json' && test \"\$(cat '$r/status')\" = ok"
+rm "$r/summary.json" "$r/report.md"
+# (make's own "Error 1" line left out: the refusal is report.sh's line.)
+make_report() { out=$(make -s -C "$root" report RUN="$1" 2>&1); rc=$?; printf '%s\n' "$out" | grep -v '^make: \*\*\*' >&2; return $rc; }
+expect_one_error "make report on a run without summary.json names the fix" quietcore "no summary.json .*REANALYZE=1" \
+	make_report "$r"
+ktap_check "... and writes nothing" sh -c "test \"\$(cat '$r/status')\" = ok && test ! -e '$r/report.md'"
+
+ktap_finish
