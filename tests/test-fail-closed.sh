@@ -84,7 +84,9 @@ fresh
 sed -i 's/^isolated: .*/isolated: 1-99999999/' "$r/run.txt"
 start=$(date +%s%N)
 cross "an isolated list beyond the guest's vCPUs is refused" "'isolated: 1-99999999' is not a list of CPUs 1-3 of the 4-vCPU guest"
-ktap_check "... in under 1 s (the list is bounded before it is expanded)" test $(( ($(date +%s%N) - start) / 1000000 )) -lt 1000
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+ktap_check "... in under 1 s (the list is bounded before it is expanded; took $ms ms)" \
+	sh -c "test $ms -lt 1000 && '$check' '$r' 2>&1 | grep -q 'is not a list of CPUs'"
 fresh
 sed -i 's/^isolated: .*/isolated: 0-3/' "$r/run.txt"
 cross "an isolated list with housekeeping CPU 0 is refused" "'isolated: 0-3' is not a list of CPUs 1-3"
