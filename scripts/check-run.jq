@@ -1,16 +1,20 @@
 # check-run.jq: scripts/check-run.sh's checks of a run's JSON files, in
 # one jq. Input: each file wrapped as {"i": N, "t": its text} (already
 # free of duplicate keys); $ARGS.positional: per file, in N's order, KIND
-# FILE; $schemas: {KIND: docs/schemas/KIND.json}; $planted:
+# FILE; $run_txt, $analysis, $selftest, $hammer, $pcp_window: the
+# schemas (docs/schemas/KIND.json, slurped); $planted:
 # {GUEST: {CPU: planted}} from each guest's selftest-planted.txt (null:
 # not "KIND CPU K" lines); $iso: run.txt's isolated CPUs, for messages.
 # Prints nothing when every file holds, else the first problem, one line,
 # naming the file and the fix.
 include "validate";
 
+{"run-txt": $run_txt[0], analysis: $analysis[0], selftest: $selftest[0], hammer: $hammer[0],
+ "pcp-window": $pcp_window[0]} as $schemas
+
 # The files: {kind, file, guest, name (its base name), doc, fix (what to
 # do about it; check-run.sh fix says the same)}.
-[inputs] as $docs
+| [inputs] as $docs
 | [$ARGS.positional as $a | range(0; $a | length; 2) as $j
    | ($a[$j + 1] | split("/")) as $path
    | {kind: $a[$j], file: $a[$j + 1], guest: $path[-2], name: $path[-1], doc: $docs[$j / 2].t,

@@ -21,31 +21,45 @@ run=${run%/}
 runtxt=$run/$QC_RUN_TXT
 
 [ -f "$runtxt" ] || die "$run is not a quietcore run directory (no $QC_RUN_TXT)"
-isolated=$(qc_kv "$runtxt" isolated) refill=$(qc_kv "$runtxt" refill) scenario=$(qc_kv "$runtxt" scenario)
+# (Few processes: summarize.sh runs this on every pass, the tests often.)
+# run.txt's lines, the first of each key, as qc_kv reads them.
+{ read -r isolated; read -r refill; read -r scenario; } <<-EOF
+$(awk '{ k = $0; sub(/:.*/, "", k); v = $0; sub(/^[^:]*: */, "", v); sub(/[[:space:]]+$/, "", v) }
+       !(k in seen) { seen[k] = 1; val[k] = v }
+       END { print val["isolated"]; print val["refill"]; print val["scenario"] }' "$runtxt")
+EOF
 check_scenario "$scenario"
+# Housekeeping CPU 0 is never isolated (a range that holds 0 starts at 0).
+case ",$isolated," in *,0,*|*,0-*)
+	die "$runtxt: 'isolated: $isolated' includes housekeeping CPU 0: fix the line to what the guests isolated" ;;
+esac
 
 # same A B: two CPU lists name the same CPUs (both already bounded).
 same() { [ "$1" = "$2" ] || [ "$(cpulist_expand "$1" | paste -sd, -)" = "$(cpulist_expand "$2" | paste -sd, -)" ]; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-judged=
+# What each guest was told, one awk for them all: "GUEST SMP ISOLATED
+# REFILL SCENARIO" (its vCPUs and qc.* parameters; "-" for none).
 for d in "$run"/*/; do
-	g=$(basename "$d")
+	[ -f "$d$QC_BOOT_PARAMS" ] && [ "$d" != "$run/$QC_PLOTS/" ] && echo "$d$QC_BOOT_PARAMS"
+done > "$tmp/bp"
+[ -s "$tmp/bp" ] || : > "$tmp/told"
+[ ! -s "$tmp/bp" ] || tr '\n' '\0' < "$tmp/bp" | xargs -0 awk '
+	FNR == 1 { if (f != "") out(); f = FILENAME; smp = ""; seen = 0; delete p }
+	/^smp:/ && smp == "" { smp = $2 }
+	/^kernel_cmdline:/ && !seen { seen = 1; for (i = 2; i <= NF; i++) { n = index($i, "="); if (n) p[substr($i, 1, n - 1)] = substr($i, n + 1) } }
+	function d(x) { return x == "" ? "-" : x }
+	function out(  g) { g = f; sub(/\/[^\/]*$/, "", g); sub(/.*\//, "", g)
+		print g, d(smp), d(p["qc.isolated"]), d(p["qc.refill"]), d(p["qc.scenario"]) }
+	END { if (f != "") out() }' > "$tmp/told"
+judged=
+while read -r g smp t_iso t_refill t_scen; do
 	bp=$run/$g/$QC_BOOT_PARAMS
-	[ "$g" != "$QC_PLOTS" ] && [ -f "$bp" ] || continue
-	# What the guest was told: its vCPUs and its qc.* parameters (one awk:
-	# a run has many guests); "-" for none.
-	read -r smp t_iso t_refill t_scen <<-EOF
-	$(awk '/^smp:/ && !smp { smp = $2 }
-	       /^kernel_cmdline:/ && !seen { seen = 1; for (i = 2; i <= NF; i++) { split($i, kv, "="); p[kv[1]] = substr($i, length(kv[1]) + 2) } }
-	       END { print (smp == "" ? "-" : smp), p["qc.isolated"] "" == "" ? "-" : p["qc.isolated"],
-	             p["qc.refill"] "" == "" ? "-" : p["qc.refill"], p["qc.scenario"] "" == "" ? "-" : p["qc.scenario"] }' "$bp")
-	EOF
 	{ is_count "$smp" && [ ${#smp} -le 4 ]; } ||
 		die "$bp: 'smp: $smp' is not a vCPU count: the guest's boot-params.txt is damaged; re-run the variant"
 	# Bounded first: nothing below expands a list that is not.
-	[ -z "$isolated" ] || { cpulist_below "$isolated" "$smp" && ! cpulist_expand "$isolated" | grep -qx 0; } ||
+	[ -z "$isolated" ] || cpulist_below "$isolated" "$smp" ||
 		die "$runtxt: 'isolated: $isolated' is not a list of CPUs 1-$((smp - 1)) of the $smp-vCPU guest $g (CPU 0 keeps house): fix the line to what the guest isolated ($t_iso)"
 	[ -z "$refill" ] || cpulist_below "$refill" "$smp" ||
 		die "$runtxt: 'refill: $refill' names a CPU the $smp-vCPU guest $g does not have: fix the line to what the guest ran ($t_refill)"
@@ -59,7 +73,7 @@ for d in "$run"/*/; do
 	case $t_refill in -|none) t_refill= ;; esac
 	[ "$t_refill" = "$refill" ] || { [ -n "$t_refill" ] && [ -n "$refill" ] && cpulist_below "$t_refill" "$smp" && same "$refill" "$t_refill"; } ||
 		die "$runtxt says 'refill: $refill' but guest $g ran the refill workload on '${t_refill:-none}' ($bp): fix run.txt to match its guests"
-done
+done < "$tmp/told"
 
 # The files the verdict reads: run.txt, and those of each judged guest
 # that ran to the end: "KIND FILE" lines (KIND: the schema,
@@ -67,7 +81,9 @@ done
 verdict_files() {
 	echo "run-txt $runtxt"
 	for g in $judged; do
-		[ "$(cat "$run/$g/$QC_STATUS" 2>/dev/null)" = ok ] || continue
+		st=
+		[ ! -f "$run/$g/$QC_STATUS" ] || read -r st < "$run/$g/$QC_STATUS" || :
+		[ "$st" = ok ] || continue
 		for spec in analysis:$QC_ANALYSIS.json analysis:$QC_ANALYSIS-$QC_WINDOW_QUIET.json \
 		            analysis:$QC_SELFTEST_ANALYSIS.json analysis:$QC_SELFTEST_CHARGED.json \
 		            selftest:$QC_SELFTEST_JSON hammer:$QC_HAMMER_JSON \
@@ -85,45 +101,47 @@ fix() {
 	*) echo "the guest wrote it: re-run the variant" ;;
 	esac
 }
-# selftest-planted.txt of each judged guest as {"GUEST": {"CPU": planted}}
-# ("KIND CPU K" lines; null when a line is not one).
-planted() {
-	printf '{'
-	sep=
-	for g in $judged; do
-		f=$run/$g/$QC_PLANTED
-		[ -f "$f" ] || continue
-		printf '%s"%s": ' "$sep" "$g"
-		awk 'NF == 0 { next } NF != 3 || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ { bad = 1 }
-		     { n[$2] += $3 }
-		     END { if (bad) { print "null"; exit } s = "{"; for (c in n) { s = s sep "\"" c "\": " n[c]; sep = ", " } print s "}" }' "$f"
-		sep=', '
-	done
-	printf '}'
+# Each file alone, by the validator: it names the culprit when the files
+# together could not be read.
+one_by_one() {
+	while read -r kind f; do "$QC_ROOT/scripts/validate.sh" "$kind" "$f" "$(fix "$kind" "$f")"; done < "$tmp/files"
+	die "the checks of $run's files stopped: $1"
 }
+# selftest-planted.txt of each judged guest as {"GUEST": {"CPU": planted}}
+# ("KIND CPU K" lines; null when a line is not one), one awk for them all.
+for g in $judged; do [ ! -f "$run/$g/$QC_PLANTED" ] || echo "$run/$g/$QC_PLANTED"; done > "$tmp/planted"
+planted='{}'
+[ ! -s "$tmp/planted" ] || planted=$(tr '\n' '\0' < "$tmp/planted" | xargs -0 awk '
+	function out(  s, c, sep) { g = f; sub(/\/[^\/]*$/, "", g); sub(/.*\//, "", g)
+		if (bad) s = "null"; else { s = "{"; for (c in n) { s = s sep "\"" c "\": " n[c]; sep = ", " } s = s "}" }
+		printf "%s\"%s\": %s", gsep, g, s; gsep = ", " }
+	FNR == 1 { if (f != "") out(); f = FILENAME; bad = 0; delete n }
+	NF == 0 { next }
+	NF != 3 || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ { bad = 1 }
+	{ n[$2] += $3 }
+	BEGIN { printf "{" }
+	END { if (f != "") out(); print "}" }')
 
 # Every file in two jq (a run is judged often, and each jq costs a
-# start): each file wrapped as {"i": its line in the list, "t": its text}.
-# A cut or doubled file breaks the wrapper's nesting and jq stops; that,
-# or a duplicate key, and each file alone names the culprit.
-i=0
-while read -r kind f; do
-	printf '{"i": %d, "t": ' "$i"
-	if [ "$kind" = run-txt ]; then awk -f "$QC_ROOT/scripts/run-txt.awk" "$f"; else cat "$f"; fi
+# start): each file wrapped as {"i": its line in the list, "t": its text},
+# in one awk. A cut or doubled file breaks the wrapper's nesting and jq
+# stops; that, or a duplicate key, and each file alone names the culprit.
+while read -r kind f; do [ -s "$f" ] || one_by_one "$f is empty"; done < "$tmp/files"
+{
+	printf '{"i": 0, "t": '
+	awk -f "$QC_ROOT/scripts/run-txt.awk" "$runtxt"
 	printf '}\n'
-	i=$((i + 1))
-done < "$tmp/files" > "$tmp/docs"
+	sed 1d "$tmp/files" | cut -d' ' -f2- | tr '\n' '\0' | xargs -0 -r awk '
+		FNR == 1 { if (n) print "}"; printf "{\"i\": %d, \"t\": ", ++n } { print } END { if (n) print "}" }'
+} > "$tmp/docs"
 dup=$(jq -n -r --stream -L "$QC_ROOT/scripts" 'include "validate"; duplicate(inputs) // "none"' "$tmp/docs" 2>&1) ||
 	dup=error
-if [ "$dup" != none ]; then
-	while read -r kind f; do "$QC_ROOT/scripts/validate.sh" "$kind" "$f" "$(fix "$kind" "$f")"; done < "$tmp/files"
-	die "the checks of $run's files stopped: $dup"
-fi
-schemas=$(printf '{'; sep=; for k in run-txt analysis selftest hammer pcp-window; do
-	printf '%s"%s": ' "$sep" "$k"; cat "$QC_ROOT/docs/schemas/$k.json"; sep=,; done; printf '}')
+[ "$dup" = none ] || one_by_one "$dup"
 set --
 while read -r kind f; do set -- "$@" "$kind" "$f"; done < "$tmp/files"
-why=$(jq -n -r -L "$QC_ROOT/scripts" --argjson schemas "$schemas" --argjson planted "$(planted)" \
-	--arg iso "$isolated" -f "$QC_ROOT/scripts/check-run.jq" --args "$@" < "$tmp/docs" 2>&1) ||
+why=$(jq -n -r -L "$QC_ROOT/scripts" --slurpfile run_txt "$QC_ROOT/docs/schemas/run-txt.json" \
+	--slurpfile analysis "$QC_ROOT/docs/schemas/analysis.json" --slurpfile selftest "$QC_ROOT/docs/schemas/selftest.json" \
+	--slurpfile hammer "$QC_ROOT/docs/schemas/hammer.json" --slurpfile pcp_window "$QC_ROOT/docs/schemas/pcp-window.json" \
+	--argjson planted "$planted" --arg iso "$isolated" -f "$QC_ROOT/scripts/check-run.jq" --args "$@" < "$tmp/docs" 2>&1) ||
 	die "the checks of $run's files stopped: $(printf '%s\n' "$why" | head -n1)"
 [ -z "$why" ] || die "$why"

@@ -77,8 +77,13 @@ cpulist_valid() {
 # it). A malformed LIST is not below anything.
 cpulist_below() {
 	case $1 in ''|*[!0-9,-]*) return 1 ;; esac
-	for _n in $(printf '%s\n' "$1" | tr ',-' '  '); do
-		[ ${#_n} -le ${#2} ] && [ "$_n" -lt "$2" ] || return 1
+	_ifs=$IFS IFS=,-
+	# shellcheck disable=SC2086 # split at ',' and '-' on purpose
+	set -- "$2" $1
+	IFS=$_ifs _max=$1
+	shift
+	for _n; do
+		[ -n "$_n" ] && [ ${#_n} -le ${#_max} ] && [ "$_n" -lt "$_max" ] || return 1
 	done
 }
 

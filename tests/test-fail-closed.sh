@@ -89,7 +89,7 @@ ktap_check "... in under 1 s (the list is bounded before it is expanded; took $m
 	sh -c "test $ms -lt 1000 && '$check' '$r' 2>&1 | grep -q 'is not a list of CPUs'"
 fresh
 sed -i 's/^isolated: .*/isolated: 0-3/' "$r/run.txt"
-cross "an isolated list with housekeeping CPU 0 is refused" "'isolated: 0-3' is not a list of CPUs 1-3"
+cross "an isolated list with housekeeping CPU 0 is refused" "'isolated: 0-3' includes housekeeping CPU 0"
 fresh
 jq '.calls_from = "results/x/spinlock/trace.dat"' "$fixture/rcu/analysis-quiet.json" > "$r/rcu/analysis-quiet.json"
 cross "a quiet control analysed with another variant's drain calls is refused" \
@@ -135,13 +135,16 @@ ktap_check "... with no summary.json left and the run's status failed" \
 
 # make report: renders summary.json and touches nothing else of the run,
 # even when the run's inputs would now be refused.
+# (The summary without its plots' data and the allocator's tables: one
+# plot to draw is enough.)
 fresh
-cp "$fixture/summary.json" "$r/"
+jq 'del(.variants[].plot) | .alloc_bench = null | .alloc_cost = null' "$fixture/summary.json" > "$scratch/summary.json"
+cp "$scratch/summary.json" "$r/"
 sed -i 's/"charged": 796,/"charged": NaN,/' "$r/wq/analysis.json"
 make -s -C "$root" report RUN="$r" >/dev/null 2>&1
 ktap_check "make report on a run whose inputs summarize would refuse still renders its summary" test -s "$r/report.md"
 ktap_check "... and leaves its summary.json and status as they were" \
-	sh -c "cmp -s '$fixture/summary.json' '$r/summary.json' && test \"\$(cat '$r/status')\" = ok"
+	sh -c "cmp -s '$scratch/summary.json' '$r/summary.json' && test \"\$(cat '$r/status')\" = ok"
 rm "$r/summary.json" "$r/report.md"
 # (make's own "Error 1" line left out: the refusal is report.sh's line.)
 make_report() { out=$(make -s -C "$root" report RUN="$1" 2>&1); rc=$?; printf '%s\n' "$out" | grep -v '^make[^ ]*: \*\*\* ' >&2; return $rc; }
