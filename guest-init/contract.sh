@@ -94,7 +94,8 @@ QC_WINDOW_SELFTEST=selftest
 #   refill        .json  guest-init/refill.c (and .txt) -> summarize.sh
 #   pcp-window    .json  pcp-counts.sh when the window opens -> summarize.sh
 #   verify-window .txt   cpusets/verify.sh --measured in the window
-# and from those traces, by scripts/analyze.sh on the host:
+# and from those traces, by scripts/analyze.sh on the host (the shape of
+# each file a verdict reads: docs/schemas/, checked by scripts/check-run.sh):
 QC_ANALYSIS=analysis        # .json -> summarize.sh; .txt for people
 #   analysis-quiet.json     the control, charged by the window's drain calls
 QC_SELFTEST_JSON=selftest.json  # planted vs counted per CPU -> summarize.sh

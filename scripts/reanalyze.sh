@@ -16,7 +16,7 @@ mkdir "$new" || die "cannot make $new: is a re-analysis of $run running already?
 cp -r "$run"/. "$new"/
 # The outputs of analyze.sh, summarize.sh and report.sh go: only what the
 # run measured stays.
-rm -rf "${new:?}/$QC_SUMMARY" "$new/$QC_REPORT_MD" "$new/$QC_REPORT_HTML" "${new:?}/$QC_PLOTS"
+rm -rf "${new:?}/$QC_SUMMARY" "${new:?}/$QC_REPORT_MD" "${new:?}/$QC_REPORT_HTML" "${new:?}/$QC_PLOTS"
 for d in "$new"/*/; do
 	rm -f "$d$QC_ANALYSIS".* "$d$QC_ANALYSIS-$QC_WINDOW_QUIET".* "$d$QC_SELFTEST_JSON" \
 		"$d$QC_SELFTEST_ANALYSIS".* "$d$QC_SELFTEST_CHARGED".* "$d$QC_SELFTEST_CAUSES" "$d$QC_AUDIT_JSON"
@@ -27,11 +27,11 @@ isolated=$(qc_kv "$new/$QC_RUN_TXT" isolated)
 qc_status_begin "$new/$QC_STATUS"
 failed=
 for d in "$new"/*/; do
-	g=$(basename "$d")
-	[ -f "$d$(qc_window_file trace "" dat)" ] && [ "$(cat "$d$QC_STATUS" 2>/dev/null)" = ok ] || {
-		[ ! -f "$d$QC_STATUS" ] || [ "$(cat "$d$QC_STATUS")" = ok ] || failed="$failed $g"
-		continue
-	}
+	g=${d%/} st=missing
+	g=${g##*/}
+	[ ! -f "$d$QC_STATUS" ] || read -r st < "$d$QC_STATUS" || :
+	[ "$st" = ok ] || { [ "$st" = missing ] || failed="$failed $g"; continue; }
+	[ -f "$d$(qc_window_file trace "" dat)" ] || continue
 	info "analyse $g"
 	(QC_STATUS_FILE=$d$QC_STATUS "$QC_ROOT/scripts/analyze.sh" "${d%/}" "$isolated") || failed="$failed $g"
 done

@@ -36,6 +36,7 @@ reanalyze="make report RUN=$run REANALYZE=1 re-analyses and re-judges a copy int
 # A refusal inside a run in progress removes the report an earlier pass
 # left; on its own (make report) it leaves the run as it was.
 tmp=
+# shellcheck disable=SC2154 # rc is the trap's own
 trap 'rc=$?; [ -z "$tmp" ] || rm -rf "$tmp"
 	[ $rc -eq 0 ] || [ -z "${QC_STATUS_FILE:-}" ] || rm -f "$run/$QC_REPORT_MD" "$run/$QC_REPORT_HTML"' EXIT
 [ -f "$sum" ] || die "'$run' has no summary.json (never judged, or its judging was refused: see its status): $reanalyze"

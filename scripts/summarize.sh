@@ -32,7 +32,7 @@ finish() {
 	if [ $rc -eq 0 ]; then cat "$err" >&2; rm -rf "$tmp"; exit 0; fi
 	why=$(sed -n 's/^quietcore: error: //p' "$err" | head -n1)
 	[ -n "$why" ] || why="summarize.sh stopped (exit $rc) on this run's inputs: $(grep . "$err" | head -n1); check them with scripts/check-run.sh $run"
-	rm -rf "$tmp" "$run/$QC_SUMMARY" "$run/$QC_SUMMARY.tmp"
+	rm -rf "${tmp:?}" "${run:?}/$QC_SUMMARY" "${run:?}/$QC_SUMMARY.tmp"
 	echo "failed: $why" > "$run/$QC_STATUS"
 	printf 'quietcore: error: %s\n' "$why" >&2
 	exit 1

@@ -23,7 +23,7 @@ validate=$root/scripts/validate.sh
 check=$root/scripts/check-run.sh
 
 ktap_require jq make gcc pkg-config
-ktap_plan 32
+ktap_plan 34
 
 # bad DESCRIPTION PATTERN KIND FILE: the validator refuses FILE in one line.
 bad() { expect_one_error "$1" quietcore "$2" "$validate" "$3" "$4"; }
@@ -151,5 +151,16 @@ make_report() { out=$(make -s -C "$root" report RUN="$1" 2>&1); rc=$?; printf '%
 expect_one_error "make report on a run without summary.json names the fix" quietcore "no summary.json .*REANALYZE=1" \
 	make_report "$r"
 ktap_check "... and writes nothing" sh -c "test \"\$(cat '$r/status')\" = ok && test ! -e '$r/report.md'"
+
+# REANALYZE=1 works on a copy in a new directory: here (the fixture has
+# no traces to analyse again) the copy's judging is refused, the run
+# itself stays as it was.
+fresh
+cp "$scratch/summary.json" "$r/"
+cp -r "$r" "$scratch/before"
+make -s -C "$root" report RUN="$r" REANALYZE=1 >/dev/null 2>&1
+ktap_check "make report REANALYZE=1 leaves the run itself as it was" diff -r "$scratch/before" "$r"
+ktap_check "... and judges a copy in a new directory, whose status says why it was refused" \
+	sh -c "grep -q '^failed: .*analysis.json is missing' '$r'-reanalyzed-*/status"
 
 ktap_finish
