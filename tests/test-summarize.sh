@@ -214,10 +214,11 @@ rm -r "$r/rcu"
 judged "a failed or missing variant is FAILED-RUN and the rest is still judged" "wq=FAIL rcu=FAILED-RUN spinlock=FAILED-RUN" "$r"
 
 # summarize reads the guest directories a run has, not names rebuilt from
-# run.txt: the committed stress run (wq-debug, rcu-debug, spinlock-debug,
-# no trace) and a single make run result (one variant, no benchmark).
+# run.txt: a stress run (tests/fixtures/stress-run: wq-debug, rcu-debug,
+# spinlock-debug, no trace) and a single make run result (one variant, no
+# benchmark).
 r=$scratch/stress
-cp -r "$root/results/20261203-060653" "$r"
+cp -r "$root/tests/fixtures/stress-run" "$r"
 judged "a stress run is judged from its <variant>-debug directories" \
 	"wq-debug=NO-TRACE rcu-debug=NO-TRACE spinlock-debug=NO-TRACE" "$r"
 ktap_check "... with each one's drain calls from its hammer.json" \
