@@ -1,7 +1,7 @@
 # check-run.jq: scripts/check-run.sh's checks of a run's JSON files, in
 # one jq. Input: each file wrapped as {"i": N, "t": its text} (already
 # free of duplicate keys); $ARGS.positional: per file, in N's order, KIND
-# FILE; $run_txt, $analysis, $selftest, $hammer, $pcp_window: the
+# FILE; $run_txt, $analysis, $selftest, $hammer, $pcp_window, $oslat: the
 # schemas (docs/schemas/KIND.json, slurped); $planted:
 # {GUEST: {CPU: planted}} from each guest's selftest-planted.txt (null:
 # not "KIND CPU K" lines); $iso: run.txt's isolated CPUs, for messages.
@@ -10,7 +10,7 @@
 include "validate";
 
 {"run-txt": $run_txt[0], analysis: $analysis[0], selftest: $selftest[0], hammer: $hammer[0],
- "pcp-window": $pcp_window[0]} as $schemas
+ "pcp-window": $pcp_window[0], oslat: $oslat[0]} as $schemas
 
 # The files: {kind, file, guest, name (its base name), doc, fix (what to
 # do about it; check-run.sh fix says the same)}.
@@ -22,6 +22,11 @@ include "validate";
              analysis: "re-run scripts/analyze.sh \($path[:-1] | join("/")) \($iso)",
              selftest: "re-run scripts/analyze.sh \($path[:-1] | join("/")) \($iso)"}[$a[$j]]
             // "the guest wrote it: re-run the variant")}] as $files
+# A file whose text closed its wrapper early and opened another would put
+# the documents out of step with the files: then each file alone.
+| if $docs | (length != ($files | length)) or any(to_entries[]; (.value | type) != "object" or .value.i != .key)
+  then "out of step" else null
+
 
 # 1. Each file against its schema.
 | (first($files[] as $f
@@ -84,4 +89,5 @@ include "validate";
 
   first($g | to_entries[] | .key as $guest | .value as $d
         | (($d[] | provenance($guest; .)), selftest($guest; $d))) // empty
+end
 end

@@ -90,7 +90,8 @@ verdict_files() {
 		for spec in analysis:$QC_ANALYSIS.json analysis:$QC_ANALYSIS-$QC_WINDOW_QUIET.json \
 		            analysis:$QC_SELFTEST_ANALYSIS.json analysis:$QC_SELFTEST_CHARGED.json \
 		            selftest:$QC_SELFTEST_JSON hammer:$QC_HAMMER_JSON \
-		            pcp-window:"$(qc_window_file pcp-window "" json)"; do
+		            pcp-window:"$(qc_window_file pcp-window "" json)" \
+		            oslat:"$(qc_window_file oslat "" json)" oslat:"$(qc_window_file refill "" json)"; do
 			[ ! -e "$run/$g/${spec#*:}" ] || echo "${spec%%:*} $run/$g/${spec#*:}"
 		done
 	done
@@ -145,6 +146,8 @@ while read -r kind f; do set -- "$@" "$kind" "$f"; done < "$tmp/files"
 why=$(jq -n -r -L "$QC_ROOT/scripts" --slurpfile run_txt "$QC_ROOT/docs/schemas/run-txt.json" \
 	--slurpfile analysis "$QC_ROOT/docs/schemas/analysis.json" --slurpfile selftest "$QC_ROOT/docs/schemas/selftest.json" \
 	--slurpfile hammer "$QC_ROOT/docs/schemas/hammer.json" --slurpfile pcp_window "$QC_ROOT/docs/schemas/pcp-window.json" \
+	--slurpfile oslat "$QC_ROOT/docs/schemas/oslat.json" \
 	--argjson planted "$planted" --arg iso "$isolated" -f "$QC_ROOT/scripts/check-run.jq" --args "$@" < "$tmp/docs" 2>&1) ||
 	die "the checks of $run's files stopped: $(printf '%s\n' "$why" | head -n1)"
+[ "$why" != "out of step" ] || one_by_one "a file's text is not one JSON value"
 [ -z "$why" ] || die "$why"

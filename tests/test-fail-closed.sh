@@ -23,7 +23,7 @@ validate=$root/scripts/validate.sh
 check=$root/scripts/check-run.sh
 
 ktap_require jq make gcc pkg-config
-ktap_plan 34
+ktap_plan 36
 
 # bad DESCRIPTION PATTERN KIND FILE: the validator refuses FILE in one line.
 bad() { expect_one_error "$1" quietcore "$2" "$validate" "$3" "$4"; }
@@ -59,6 +59,8 @@ bad "a self-test whose total is not the sum of its CPUs is refused" '.counted is
 cat "$fixture/run.txt" > "$scratch/run.txt"
 echo "isolated: 1" >> "$scratch/run.txt"
 bad "a run.txt line given twice is refused" 'has the key "isolated" twice' run-txt "$scratch/run.txt"
+bad "a latency histogram bucket that is no number is refused" 'histogram has the key "x"' oslat \
+	"$(tamper oslat.json wq/oslat.json '.thread |= map_values(.histogram = {"x": 1})')"
 printf '{"1": 3}{"1": 0}\n' > "$scratch/two.json"
 bad "a file of two JSON values is refused" 'holds 2 JSON values' pcp-window "$scratch/two.json"
 
@@ -99,6 +101,11 @@ cp "$fixture/spinlock/analysis.json" "$r/rcu/analysis.json"
 cross "one variant's analysis.json copied into another's directory is refused" \
 	"rcu/analysis.json was made from results/20261203-051418/spinlock/trace.dat, not its own"
 fresh
+# A file that closes the wrapper check-run.sh reads the files in, and
+# opens another (its text then not one JSON value).
+printf '{"1": 5}}\n{"i": 3, "t": {"1": 7}\n' > "$r/wq/pcp-window.json"
+cross "a file whose text would step out of check-run's wrapper is refused, named" "wq/pcp-window.json: is not JSON"
+fresh
 # Forged to 1 planted, 1 counted per CPU, both files agreeing.
 jq '.cpus[] = {planted: 1, counted: 1} | .planted = 3 | .counted = 3' "$fixture/wq/selftest.json" > "$r/wq/selftest.json"
 jq '.cpus[] |= (.charged = 1 | .charged_by_rule = {named: 1, in_flight: 0, rcu_tick: 0}
@@ -122,11 +129,11 @@ ktap_check "... leaving no analysis.json or analysis-quiet.json, stale or new" \
 	sh -c "test ! -e '$g/analysis.json' && test ! -e '$g/analysis-quiet.json'"
 ktap_check "... and the guest's status failed" grep -q '^failed: the analyzer refused' "$g/status"
 
-# summarize.sh: a jq crash (a histogram bucket that is no number, in a file
-# no schema covers) goes through the refusal: one line, no summary.json,
-# the status failed.
+# summarize.sh: a jq crash (an audit.json, which no schema covers, whose
+# triggers are no list) goes through the refusal: one line, no
+# summary.json, the status failed.
 fresh
-jq '.thread |= map_values(.histogram = {"x": 1})' "$fixture/rcu/oslat.json" > "$r/rcu/oslat.json"
+echo '{"triggers": "x"}' > "$r/rcu/audit.json"
 echo '{"stale": true}' > "$r/summary.json"
 expect_one_error "a jq crash inside summarize.sh is one refusal line" quietcore "summarize.sh stopped .*jq: error" \
 	"$root/scripts/summarize.sh" "$r"
