@@ -120,7 +120,9 @@ out=$QC_RESULTS/$run_id/$label
 [ ! -e "$out" ] || die "$out already exists: results are never overwritten, start a new run"
 mkdir -p "$out"
 qc_status_begin "$out/$QC_STATUS"
-[ "$own_run" = no ] || trap 'cp "$out/$QC_STATUS" "$QC_RESULTS/$run_id/$QC_STATUS"' EXIT
+# (Unless its judging, at the end, has settled it already.)
+[ "$own_run" = no ] ||
+	trap '[ -e "$QC_RESULTS/$run_id/$QC_STATUS" ] || cp "$out/$QC_STATUS" "$QC_RESULTS/$run_id/$QC_STATUS"' EXIT
 
 initrd=$bdir/qc-initramfs.cpio
 "$QC_ROOT/scripts/initramfs.sh" --build "$bdir" ${guest_script:+--extra "$guest_script"} "$initrd"
@@ -151,5 +153,12 @@ rm -f "$out/splats.txt"
 	echo "kernel_tree: linux-source-6.1 $(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null) + patches/$variant"
 } >> "$out/$QC_BOOT_PARAMS"
 echo "ok" > "$QC_STATUS_FILE"
+# A run of its own is judged as compare judges its runs (make report
+# renders that summary; it judges nothing itself); the verdict table goes
+# to stderr, stdout is the guest's directory.
+if [ "$own_run" = yes ]; then
+	cp "$out/$QC_STATUS" "$QC_RESULTS/$run_id/$QC_STATUS"
+	"$QC_ROOT/scripts/summarize.sh" "$QC_RESULTS/$run_id" >&2
+fi
 info "results in $out"
 echo "$out"
