@@ -155,8 +155,9 @@ rm -f "$out/splats.txt"
 echo "ok" > "$QC_STATUS_FILE"
 # A run of its own is judged as compare judges its runs (make report
 # renders that summary; it judges nothing itself); the verdict table goes
-# to stderr, stdout is the guest's directory.
-if [ "$own_run" = yes ]; then
+# to stderr, stdout is the guest's directory. A guest script's results
+# are its own, not a scenario's: nothing to judge.
+if [ "$own_run" = yes ] && [ -z "$guest_script" ]; then
 	cp "$out/$QC_STATUS" "$QC_RESULTS/$run_id/$QC_STATUS"
 	"$QC_ROOT/scripts/summarize.sh" "$QC_RESULTS/$run_id" >&2
 fi
