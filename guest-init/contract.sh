@@ -30,12 +30,15 @@
 #   decoy         param: rounds of the decoy (hammer/decoy.c) in the hammer
 #                 window, each one IPI and one work item to every isolated
 #                 CPU, spread over the window (default 0: no decoy)
+#   origins       param: "no" leaves the send-side probes out of the trace
+#                 (tracing/trace-start.sh), only to measure their cost: the
+#                 verdict rule refuses such a trace
 # A scenario that needs kernel parameters of its own names them on a
 # "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on), and
 # one that needs a guest other than the default says so on a "# qc-guest:"
 # line (scripts/lib.sh qc_guest_of reads it; audit: 5 vCPUs, two nodes).
-QC_GUEST_PARAMS="scenario duration isolated housekeeping probes refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy"
-QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy"
+QC_GUEST_PARAMS="scenario duration isolated housekeeping probes refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
+QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
 
 # --- a run: results/<run-id>/ -----------------------------------------------
 QC_RUN_TXT=run.txt          # every entry point (lib.sh qc_run_txt) -> summarize.sh
@@ -102,4 +105,5 @@ QC_SELFTEST_JSON=selftest.json  # planted vs counted per CPU -> summarize.sh
 QC_SELFTEST_ANALYSIS=selftest-analysis  # .json, .txt: the self-test trace's analysis
 QC_SELFTEST_CAUSES=selftest-causes.list  # the planted causes as a drain-cause list
 QC_SELFTEST_CHARGED=selftest-charged  # .json -> summarize.sh: the planted causes as drain causes
+QC_PLANTER_FUNCTION=qc_plant_write  # hammer/plant.c: what plants them, the drain of selftest-charged
 QC_AUDIT_JSON=audit.json    # scripts/audit.sh: per trigger, its sub-window's counts -> summarize.sh

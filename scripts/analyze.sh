@@ -8,8 +8,8 @@
 # selftest-planted.txt says was planted on each CPU, giving selftest.json,
 # and analysed once more with the planted causes as drain causes
 # (selftest-charged.json: the verdict-level self-test summarize.sh
-# checks). With audit.txt (scenario "audit"), scripts/audit.sh counts each
-# trigger's sub-window into audit.json. A trace the analyzer cannot read is
+# checks), the planter as the drain. With audit.txt (scenario "audit"),
+# scripts/audit.sh counts each trigger's sub-window into audit.json. A trace the analyzer cannot read is
 # an error, never a verdict.
 #
 # It fails closed: every output of an earlier pass goes before this one
@@ -41,12 +41,14 @@ qa=$QC_ROOT/tracing/qc-analyze
 # The measured tasks' comms: oslat, and the refill workload.
 tasks=oslat,refill
 causes=$(qc_drain_causes_file) || exit 1
+functions=$(qc_drain_functions) || exit 1
 
 # analyze_trace TRACE OUT [ARGS...]: OUT.json and OUT.txt, or die.
 analyze_trace() {
 	t=$1 o=$2
 	shift 2
-	"$qa" --cpus "$iso" --task "$tasks" --drain-causes "$causes" --json "$dir/$o.json" "$@" \
+	"$qa" --cpus "$iso" --task "$tasks" --drain-causes "$causes" --drain-functions "$functions" \
+		--json "$dir/$o.json" "$@" \
 		"$dir/$t" > "$dir/$o.txt.tmp" 2>"$dir/$o.err" ||
 		die "the analyzer refused $dir/$t: $(head -n1 "$dir/$o.err")"
 	mv "$dir/$o.txt.tmp" "$dir/$o.txt"
@@ -102,8 +104,10 @@ if [ -f "$dir/$selftest" ]; then
 		> "$dir/$QC_SELFTEST_JSON.tmp"
 	mv "$dir/$QC_SELFTEST_JSON.tmp" "$dir/$QC_SELFTEST_JSON"
 	[ $rc -eq 0 ] || die "self-test failed: $(jq -r '[.cpus | to_entries[] | select(.value.planted != .value.counted) | "CPU \(.key) planted \(.value.planted), counted \(.value.counted)"] | join("; ")' "$dir/$QC_SELFTEST_JSON") (see $dir/$QC_SELFTEST_ANALYSIS.txt)"
-	# The same trace with the planted causes as the drain causes.
+	# The same trace with the planter as the drain (its function,
+	# hammer/plant.c) and the planted causes as the drain causes: the
+	# verdict rule must charge exactly what was planted.
 	QC_DRAIN_CAUSES=$dir/$QC_SELFTEST_CAUSES
-	causes=$QC_DRAIN_CAUSES
+	causes=$QC_DRAIN_CAUSES functions=$QC_PLANTER_FUNCTION
 	analyze_trace "$selftest" "$QC_SELFTEST_CHARGED"
 fi

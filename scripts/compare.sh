@@ -6,7 +6,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 variants="wq rcu spinlock" scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto rate=
-cost_runs= build=yes
+cost_runs= build=yes decoy=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
@@ -19,7 +19,8 @@ while [ $# -gt 0 ]; do
 	--bench-runs) bench_runs=$2; shift ;;
 	--cost-runs) cost_runs=$2; shift ;;
 	--no-build) build=no ;;
-	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--no-build (use the builds there are)]"; exit 0 ;;
+	--decoy) decoy=$2; shift ;;
+	-h|--help) echo "usage: $0 [--variants 'wq rcu spinlock'] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--decoy N (the hammer window also runs hammer/decoy.c, N rounds)] [--no-build (use the builds there are)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
@@ -35,6 +36,8 @@ n=$(echo $variants | wc -w)
 case $bench_runs in ''|*[!0-9]*) die "--bench-runs '$bench_runs' is not a number" ;; esac
 [ "$bench_runs" -eq 0 ] || [ "$bench_runs" -ge 2 ] || die "--bench-runs needs at least 2 runs for a t-test (or 0 to skip)"
 case $cost_runs in ''|*[!0-9]*) die "--cost-runs '$cost_runs' is not a number" ;; esac
+case $decoy in ''|[1-9]|[1-9][0-9]|[1-9][0-9][0-9]) ;; *) die "--decoy '$decoy' is not a number of rounds from 1 to 999" ;; esac
+[ -z "$decoy" ] || [ "$scenario" = hammer ] || die "--decoy runs in the hammer scenario only, not '$scenario'"
 [ "$cost_runs" -eq 0 ] || [ "$cost_runs" -ge 2 ] || die "--cost-runs needs at least 2 runs for a t-test (or 0 to skip)"
 total=$((2 * n + 2))
 [ "$build" = yes ] || total=$((total - n))
@@ -68,7 +71,7 @@ for v in $variants; do
 	i=$((i + 1))
 	step "$i" "$total" "run $v ($scenario, ${duration} s window)"
 	run_in_run "$v" -V "$v" -s "$scenario" -d "$duration" -c "$isolated" --refill "${refill_cpus:-none}" \
-		${rate:+--rate "$rate"}
+		${rate:+--rate "$rate"} ${decoy:+--param "decoy=$decoy"}
 done
 if [ "$bench_runs" -gt 0 ]; then
 	for v in $variants; do

@@ -187,6 +187,13 @@ qc_drain_causes_file() {
 	echo "$QC_ROOT/$_dc"
 }
 
+# The drain's own functions (the policy's drain_functions), comma-separated
+# as qc-analyze --drain-functions takes them.
+qc_drain_functions() {
+	jq -er '.drain_functions | join(",")' "$QC_POLICY" 2>/dev/null ||
+		die "the verdict policy $QC_POLICY names no drain_functions: restore it (git checkout tracing/verdict-policy.json)"
+}
+
 # Build directory of one variant and flavour ("" or "debug").
 qc_build_dir() { echo "$QC_CACHE/build/$1${2:+-$2}"; }
 qc_tree_dir() { echo "$QC_CACHE/trees/$1"; }

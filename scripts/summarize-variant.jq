@@ -7,7 +7,8 @@
 # from its list); each input file's text, "" when absent: $oslat_f,
 # $refill_f, $analysis_f, $quiet_f (analysis-quiet.json), $hammer_f,
 # $primed_f (pcp-window.json), $selftest_f, $stc_f (selftest-charged.json),
-# $audit_f (audit.json: the audit scenario's per-trigger counts).
+# $audit_f (audit.json: the audit scenario's per-trigger counts), $planter
+# (the self-test's planting function, the drain of selftest-charged.json).
 # Output: {refuse: null or one line saying what is wrong and what to do,
 # summary: {...}}. A refusal is not a verdict: summarize.sh writes nothing.
 
@@ -67,49 +68,55 @@ def in($set): . as $x | any($set[]; . == $x);
                      else $lat.oslat[$c] // $lat.refill[$c] end;
 
   def entry($a; $c): $a | obj | .cpus | obj | .[$c];
+  # The chains an interruption was counted under, most frequent first (at
+  # most 12: the report's evidence, not the whole analysis).
+  def top_chains: (. // {}) | to_entries | sort_by(-.value, .key) | .[:12] | from_entries;
   # One isolated CPU's evidence: analysis $a (the window), $q (the quiet
-  # control, null when absent).
+  # control, null when absent). charged: the interruptions the drain sent
+  # (origins.drain); indirect and shared: RCU's forcing for a grace period
+  # a drain requested, or only waited on; unknown: remote-type ones with
+  # no sender; coincidences: what the old rule by time would have charged,
+  # a cross-check that decides nothing.
   def cpu_record($a; $q; $c):
     (entry($a; $c) | obj) as $x | entry($q; $c) as $y | (latency($c) // {}) as $l
+    | ($x.origins | obj) as $o | ($y.origins | obj) as $yo
     | {workload: workload($c),
        interruptions: $x.interruptions, by_cause: $x.by_cause,
        exposure: $x.exposure,
-       charged: $x.charged, charged_by_cause: $x.charged_by_cause, charged_by_rule: $x.charged_by_rule,
+       charged: $o.drain, charged_by_cause: $o.drain_by_cause,
+       indirect: $o.rcu_qs_by_grace_period.drain_requested,
+       shared: $o.rcu_qs_by_grace_period.drain_waited,
+       unknown: $o.classes.unknown, unknown_by_cause: $o.unknown_by_cause,
+       origins: {classes: $o.classes, chains: ($o.chains | top_chains)},
+       coincidences: $x.charged, coincidences_by_rule: $x.charged_by_rule,
        control: (if $y == null then null else
-         {interruptions: $y.interruptions, coincidences: $y.charged,
-          by_cause: $y.by_cause, coincidences_by_cause: $y.charged_by_cause} end),
+         {interruptions: $y.interruptions, charged: $yo.drain, unknown: $yo.classes.unknown,
+          rcu_qs: $yo.classes.rcu_qs, classes: $yo.classes, coincidences: $y.charged,
+          by_cause: $y.by_cause, chains: ($yo.chains | top_chains)} end),
        liveness: $x.liveness,
        latency_tool: $l.tool, latency_max_us: $l.max_us, latency_p99_us: $l.p99_us,
        refills: $l.refills,
        pcp_primed_pages: $primed[$c]};
   def cpus_of($a; $q): [$isolated[] as $c | {key: $c, value: cpu_record($a; $q; $c)}] | from_entries;
 
-  # The verdict rule, one place, in its order. Charged interruptions are
-  # decided first, so that neither an empty list (UNPRIMED) nor too few
-  # drains (UNEXPOSED) can hide one. A named drain cause FAILs its CPU.
-  # Charges by coincidence in time (in flight, RCU tick) are weighed, over
-  # the isolated CPUs together, against what the quiet control shows the
-  # rule charging with no drain at all (pooled, because the workloads' own
-  # noise comes in bursts that land on one CPU in one window and another
-  # in the next): beyond the margin, or with no control, FAIL; within it
-  # INCONCLUSIVE, never PASS.
-  def coincidental: (.charged_by_rule.in_flight // 0) + (.charged_by_rule.rcu_tick // 0);
+  # The verdict rule (tracing/verdict-policy.json's "origins" rule and its
+  # verdicts, in their order). Causes are decided first, so that neither
+  # an empty list (UNPRIMED) nor too few drains (UNEXPOSED) can hide one:
+  # an interruption the drain sent FAILs its CPU; RCU forcing a quiescent
+  # state for a grace period a drain requested is INDIRECT; a remote-type
+  # interruption with no sender leaves the variant INCONCLUSIVE. Time
+  # alone charges nothing.
   def verdict_of($cpus):
     [$cpus | to_entries[] | {cpu: .key} + .value] as $e
-    | ($e | map(select((.charged // 0) > 0) | .cpu)) as $charged
-    | ($e | map(select((.charged // 0) > 0))) as $c
-    | ($c | map(select((.charged_by_rule.named // 0) > 0) | .cpu)) as $named
-    | ($c | map(select(coincidental > 0) | .cpu)) as $coincidental
-    | ($c | map(coincidental) | add // 0) as $coinc
-    | ($e | map(.control.coincidences // 0) | add // 0) as $control
-    | (any($c[]; coincidental > 0 and .control == null)
-       or $coinc > $policy.coincidence_margin.factor * $control + $policy.coincidence_margin.plus) as $beyond
-    | (if $named != [] then $named elif $beyond then $coincidental else [] end) as $failed
+    | ($e | map(select((.charged // 0) > 0) | .cpu)) as $failed
+    | ($e | map(select((.indirect // 0) > 0) | .cpu)) as $indirect
+    | ($e | map(select((.unknown // 0) > 0) | .cpu)) as $unknown
     | ($e | map(select((.pcp_primed_pages // 0) == 0) | .cpu)) as $unprimed
     | ($e | map(select(.exposure == null
                        or (.exposure.drains // 0) < $policy.min_exposure[.workload]) | .cpu)) as $unexposed
     | if $failed != [] then {verdict: "FAIL", cpus: $failed}
-      elif $charged != [] then {verdict: "INCONCLUSIVE", cpus: $charged}
+      elif $indirect != [] then {verdict: "INDIRECT", cpus: $indirect}
+      elif $unknown != [] then {verdict: "INCONCLUSIVE", cpus: $unknown}
       elif $unprimed != [] then {verdict: "UNPRIMED", cpus: $unprimed}
       elif ($scenario | in($policy.exposure_scenarios)) and $unexposed != [] then
         {verdict: "UNEXPOSED", cpus: $unexposed}
@@ -121,15 +128,27 @@ def in($set): . as $x | any($set[]; . == $x);
   # CPUs of $a whose entry lacks the counts the rule reads.
   def lacking($a): [$isolated[] | select(entry($a; .) | obj
     | (.interruptions | num | not) or (.charged | num | not)
-      or (has("exposure") | not) or (.by_cause | type != "object"))];
+      or (has("exposure") | not) or (.by_cause | type != "object")
+      or (.origins | obj | (.drain | num | not) or (.classes.unknown | num | not)
+          or (.rcu_qs_by_grace_period | obj | (.drain_requested | num | not) or (.drain_waited | num | not))
+          or (.drain_by_cause | type != "object")))];
   def causes_text: if (. // []) == [] then "none" else join(" ") end;
-  # Why an analysis cannot be judged (null: it can). $name: its file.
-  def bad_analysis($a; $name; $control):
+  # Why an analysis cannot be judged (null: it can). $name: its file;
+  # $functions: the drain's functions it must have been charged by.
+  def no_origins($a; $name):
+    if ($a.origin_probes | obj | .complete) == true then null else
+      "\($dir)/\($name) has no origins: its trace lacks the send-side probes (\($a.origin_probes.missing // "an analysis from before them")), so no interruption can be traced to its sender and the rule by cause cannot decide (it never falls back to timing): re-run the variant" end;
+  def wrong_functions($a; $name; $functions):
+    if ($a.policy.drain_functions // []) == $functions then null else
+      "\($dir)/\($name) was charged with the drain's functions [\($a.policy.drain_functions | causes_text)], not [\($functions | causes_text)]: re-run \($reanalyze)" end;
+  def bad_analysis($a; $name; $control; $functions):
     lacking($a) as $l
-    | if $l != [] then
+    | if no_origins($a; $name) != null then no_origins($a; $name)
+      elif $l != [] then
         "\($dir)/\($name) has no per-CPU entry with interruptions, exposure and charged counts for isolated CPU \($l | cpulist) (an old-format or partial analysis): re-run \($reanalyze)"
       elif ($a.drains | type) != "object" then
         "\($dir)/\($name) has no drain-call counts (.drains: an old-format analysis): re-run \($reanalyze)"
+      elif wrong_functions($a; $name; $functions) != null then wrong_functions($a; $name; $functions)
       elif ($a.policy.drain_causes // []) != $policy.drain_causes then
         "\($dir)/\($name) was charged by the drain causes [\($a.policy.drain_causes | causes_text)], not by the policy's list \($policy.drain_causes_file) [\($policy.drain_causes | causes_text)]: re-run \($reanalyze) so that it charges by that list"
       elif $control and $a.calls_from == null then
@@ -140,12 +159,18 @@ def in($set): . as $x | any($set[]; . == $x);
   def dead_cpus($a): [$isolated[] | select(entry($a; .).liveness as $v
     | ($v.before // 0) == 0 or ($v.after // 0) == 0)];
 
+  # The verdict-level self-test: the self-test trace analysed with the
+  # planter as the drain must FAIL, each planted work item and IPI charged
+  # (their side effects, the planter's wake-ups and ticks, may be too).
   ($selftest | obj | .cpus | obj) as $planted
-  | (if $stc == null then null else
+  | def planted_charged: (.charged_by_cause // {}) | [.["workqueue:qc_planted_work"], .["irq_vectors:call_function_single:qc_planted_ipi"]]
+      | map(. // 0) | add;
+    (if $stc == null then null else
       cpus_of($stc; null) as $sc | verdict_of($sc).verdict as $sv
       | {verdict: $sv,
-         exact: ($sv == "FAIL" and all($isolated[]; $sc[.].charged == $planted[.].planted)),
-         cpus: ([$isolated[] | {key: ., value: {planted: $planted[.].planted, charged: $sc[.].charged}}] | from_entries)}
+         exact: ($sv == "FAIL" and all($isolated[]; ($sc[.] | planted_charged) == $planted[.].planted)),
+         cpus: ([$isolated[] | {key: ., value: {planted: $planted[.].planted, charged: ($sc[.] | planted_charged),
+                 charged_all: $sc[.].charged}}] | from_entries)}
      end) as $vcheck
 
   # Inputs that would let a verdict be judged from nothing, in the order
@@ -157,16 +182,16 @@ def in($set): . as $x | any($set[]; . == $x);
           "\($dir)/\($invalid[0]) is not one JSON object (a cut or partial file): re-run \($reanalyze), or the variant"
         elif $analysis == null and $traced then
           "\($dir)/analysis.json is missing (the \($scenario) scenario traces a window and its verdict comes from the trace): run \($reanalyze)"
-        elif $analysis != null and bad_analysis($analysis; "analysis.json"; false) != null then
-          bad_analysis($analysis; "analysis.json"; false)
+        elif $analysis != null and bad_analysis($analysis; "analysis.json"; false; $policy.drain_functions) != null then
+          bad_analysis($analysis; "analysis.json"; false; $policy.drain_functions)
         elif $analysis != null and dead_cpus($analysis) != [] then
           "\($dir)/analysis.json shows no event on CPU \(dead_cpus($analysis) | cpulist) before or after the window (liveness), so that CPU was not watched throughout: re-run \($reanalyze) with the current analyzer, or re-run the variant"
         elif $scenario == "audit" and ($in["audit.json"] | one | obj | .triggers | type) != "array" then
           "\($dir)/audit.json is missing (the audit scenario's per-trigger counts): run scripts/audit.sh \($dir) \($isolated | cpulist)"
         elif $hammer == null and ($scenario | in(hammer_scenarios)) then
           "\($dir)/hammer.json is missing (the \($scenario) scenario runs the drain hammer): without it the drain calls and stalls are unknown; re-run the variant"
-        elif $quiet != null and bad_analysis($quiet; "analysis-quiet.json"; true) != null then
-          bad_analysis($quiet; "analysis-quiet.json"; true)
+        elif $quiet != null and bad_analysis($quiet; "analysis-quiet.json"; true; $policy.drain_functions) != null then
+          bad_analysis($quiet; "analysis-quiet.json"; true; $policy.drain_functions)
         elif $needs_selftest and $selftest == null then
           "\($dir)/selftest.json is missing (the \($scenario) scenario plants a self-test and only it shows the analyzer counts what happened): run \($reanalyze) on the variant's trace-selftest.dat, or re-run the variant"
         elif $selftest != null and ([$isolated[] | select(($planted[.].planted // 0) == 0)] | length) > 0 then
@@ -176,6 +201,10 @@ def in($set): . as $x | any($set[]; . == $x);
           "\($dir)/selftest.json: the self-test did not pass (\([$isolated[] | "CPU \(.) planted \($planted[.].planted), counted \($planted[.].counted)"] | join("; "))): the analyzer's counts cannot be trusted; see \($dir)/selftest-analysis.txt"
         elif $selftest != null and $stc == null then
           "\($dir)/selftest-charged.json is missing (the verdict-level self-test: the planted causes as drain causes must give FAIL): run \($reanalyze)"
+        elif $stc != null and no_origins($stc; "selftest-charged.json") != null then
+          no_origins($stc; "selftest-charged.json")
+        elif $stc != null and wrong_functions($stc; "selftest-charged.json"; [$planter]) != null then
+          wrong_functions($stc; "selftest-charged.json"; [$planter])
         elif $stc != null and lacking($stc) != [] then
           "\($dir)/selftest-charged.json has no per-CPU charged count for isolated CPU \(lacking($stc) | cpulist): re-run \($reanalyze)"
         elif $vcheck != null and ($vcheck.exact | not) then
@@ -212,10 +241,17 @@ def in($set): . as $x | any($set[]; . == $x);
        drains: $analysis.drains,
        interruptions_total: ([$cpus[].interruptions | numbers] | add),
        charged_total: ([$cpus[].charged | numbers] | add),
+       indirect_total: ([$cpus[].indirect | numbers] | add),
+       shared_total: ([$cpus[].shared | numbers] | add),
+       unknown_total: ([$cpus[].unknown | numbers] | add),
+       coincidences_total: ([$cpus[].coincidences | numbers] | add),
        control: (if $quiet == null then null else
          {window_s: (if ($quiet.window.duration_ns | num) then $quiet.window.duration_ns / 1e9 else null end),
           calls_from: $quiet.calls_from,
           interruptions: ([$cpus[].control.interruptions | numbers] | add),
+          charged: ([$cpus[].control.charged | numbers] | add),
+          rcu_qs: ([$cpus[].control.rcu_qs | numbers] | add),
+          unknown: ([$cpus[].control.unknown | numbers] | add),
           coincidences: ([$cpus[].control.coincidences | numbers] | add)} end),
        refill: (if $refill == null then null else {refill_ms: $refill.refill_ms, pages: $refill.pages} end),
        plot: {oslat: latency_plot($oslat), refill: latency_plot($refill),

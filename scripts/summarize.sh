@@ -56,13 +56,15 @@ rm -f "$run/$QC_SUMMARY.tmp"
 policy_file=$QC_POLICY
 [ -f "$policy_file" ] ||
 	refuse "the verdict policy $policy_file is missing: restore it (git checkout tracing/verdict-policy.json)"
-jq -e '(.drain_causes_file | type == "string")
+jq -e '(.rule == "origins")
+	and (.drain_functions | type == "array" and length > 0 and all(type == "string" and test("^[A-Za-z0-9_.]+$")))
+	and (.drain_causes_file | type == "string")
 	and (.min_drain_calls | type == "number")
 	and (.min_exposure.refill | type == "number") and (.min_exposure.oslat | type == "number")
-	and (.coincidence_margin.factor | type == "number") and (.coincidence_margin.plus | type == "number")
-	and (.exposure_scenarios | type == "array") and (.baseline | type == "string")' \
+	and (.exposure_scenarios | type == "array") and (.baseline | type == "string")
+	and (.verdicts | type == "array" and all(.name and .class and .sentence))' \
 	"$policy_file" >/dev/null 2>&1 ||
-	refuse "$policy_file is not a verdict policy (needs drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, coincidence_margin.factor and .plus, exposure_scenarios, baseline): restore it from git"
+	refuse "$policy_file is not a verdict policy (needs rule \"origins\", drain_functions, drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, exposure_scenarios, baseline, verdicts): restore it from git"
 causes_file=$(qc_drain_causes_file) || exit 1
 
 # drain_causes: the list's patterns as a JSON array, read as qc-analyze
@@ -177,6 +179,7 @@ judge_variant() {
 	jq -n "$@" \
 		--arg status "$status" --arg scenario "$scenario" --arg dir "$d" \
 		--arg reanalyze "scripts/analyze.sh $d $isolated" \
+		--arg planter "$QC_PLANTER_FUNCTION" \
 		--argjson isolated "$iso_json" --argjson refill_cpus "$refill_json" \
 		--argjson policy "$policy" \
 		-f "$QC_ROOT/scripts/summarize-variant.jq" > "$tmp/v-$name.json"
@@ -304,15 +307,16 @@ jq -s --argjson cont "$cont" --slurpfile top "$tmp/top.json" \
 mv "$run/$QC_SUMMARY.tmp" "$run/$QC_SUMMARY"
 
 # --- the verdict table, as the last lines of make compare ------------------
-# Per CPU: charged interruptions / drains that reached it (its workload),
-# and the quiet control's coincidences; one CPU a line, 100 columns wide.
+# Per CPU: interruptions the drain sent / drains that reached it, its
+# workload, RCU's forcing for the drain's grace periods (indirect) and the
+# interruptions without a sender (unknown); one CPU a line, 100 columns.
 echo
 printf '%-10s %-14s %7s %8s %8s %6s  %s\n' variant verdict drains p99_us max_us stalls \
-	"per CPU: charged/drains reached, quiet"
+	"CPU drain-sent/reached, ind, unk"
 jq -r '.variants | to_entries[] | .key as $v | .value
 	| [.cpus | to_entries[] | .value as $c
-	   | "cpu\(.key)=\($c.charged // "-")/\($c.exposure.drains // "-") drains (\($c.workload))"
-	     + ", quiet \(if $c.control == null then "-" else $c.control.coincidences // "-" end)"] as $cpus
+	   | "cpu\(.key) \($c.charged // "-")/\($c.exposure.drains // "-") \($c.workload),"
+	     + " ind \($c.indirect // "-"), unk \($c.unknown // "-")"] as $cpus
 	| [$v, .verdict, (.drain.calls // "-"), (.drain.p99_us // "-" | if type == "number" then round else . end),
 	   (.drain.max_us // "-" | if type == "number" then round else . end), (.drain.stalls // "-"),
 	   ($cpus | if . == [] then "-" else join(";") end)]
@@ -325,11 +329,12 @@ jq -r '.variants | to_entries[] | .key as $v | .value
 		}
 	done
 jq -r '.policy as $p
-	| "rule: PASS needs 0 charged interruptions on every isolated CPU, >= \($p.min_exposure.refill) drains",
-	  "      reaching each refill CPU and >= \($p.min_exposure.oslat) each oslat CPU (\($p.exposure_scenarios | join(", ")) scenario),",
-	  "      >= \($p.min_drain_calls) drain calls (\($p.file), causes from \($p.drain_causes_file));",
-	  "      in-flight / RCU-tick charges only, summed over the CPUs, <= \($p.coincidence_margin.factor) x the control + \($p.coincidence_margin.plus): INCONCLUSIVE",
-	  "self-test, per variant (counted/planted; the planted causes as drain causes give FAIL exactly):",
+	| "rule (\($p.file)): by origin. FAIL: an interruption the drain sent (a sender",
+	  "      stack holds one of its drain_functions, or the sender was inside its own drain call);",
+	  "      INDIRECT: RCU forcing for a grace period a drain requested; INCONCLUSIVE: a remote-type",
+	  "      interruption without a sender; PASS also needs >= \($p.min_exposure.refill) drains reaching each refill",
+	  "      CPU, >= \($p.min_exposure.oslat) each oslat CPU, >= \($p.min_drain_calls) drain calls. Time alone charges nothing.",
+	  "self-test, per variant (counted/planted; the planter as the drain gives FAIL exactly):",
 	  ([.variants | to_entries[] | select(.value.selftest != null) | .value.selftest as $s
 	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"
 	      + (if $s.verdict_check.exact then " exact" else " NOT exact" end)]

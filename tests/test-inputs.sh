@@ -7,7 +7,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 
-ktap_plan 50
+ktap_plan 52
 
 expect_error "isolated list containing housekeeping CPU 0 is refused" \
 	"include housekeeping CPU 0" "$root/scripts/run.sh" -c 0-3
@@ -64,6 +64,10 @@ expect_one_error "make stress STRESS_SECONDS=abc is refused in one line" quietco
 	make_target stress STRESS_SECONDS=abc
 expect_one_error "make stress VARIANTS=nope is refused in one line" quietcore "unknown variant 'nope'" \
 	make_target stress VARIANTS=nope
+expect_error "compare.sh --decoy takes a number of rounds" "decoy 'lots' is not a number of rounds" \
+	"$root/scripts/compare.sh" --decoy lots
+expect_error "compare.sh --decoy runs in the hammer scenario only" "decoy runs in the hammer scenario only, not 'audit'" \
+	"$root/scripts/compare.sh" --scenario audit --decoy 5
 expect_error "run.sh --param refuses a parameter the guest does not read" "reads no parameter 'colour'" \
 	"$root/scripts/run.sh" --param colour=red
 ktap_check "refused runs wrote no result directory" test ! -e "$QC_RESULTS"

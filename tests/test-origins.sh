@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 ktap_plan 14
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
-analyze() { "$QA" --cpus 1-3 --task oslat,refill --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
+analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
 # q NAME FILTER: jq over the explained interruptions of NAME, slurped.
 q() { jq -sc "$2" "$tmp/$1.jsonl" 2>/dev/null || echo FAIL; }
 

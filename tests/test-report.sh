@@ -16,7 +16,7 @@ run=$scratch/run
 cp -r "$root/tests/fixtures/run" "$run"
 
 ktap_require jq gnuplot
-ktap_plan 32
+ktap_plan 36
 
 ktap_check "report.sh renders the three-variant fixture" sh -c "'$report' '$run' 2>'$scratch/err'"
 ktap_check "report.md and report.html are written" test -s "$run/report.md" -a -s "$run/report.html"
@@ -57,30 +57,35 @@ rows_ok() {
 		while IFS= read -r row; do grep -qF "$row" "$run/report.md" || { echo "# missing row: $row"; return 1; }; done
 }
 ktap_check "per-variant table carries each verdict, drain_all_pages() calls and calls that reached a CPU" rows_ok
-ktap_check "wq FAILs with charged counts, the drains that reached each CPU and the quiet control" grep -qF \
-	'**wq: FAIL** — 1,600 interruptions charged to the drain on CPU 1, 2 and 3 in the hammer window (10.4 s, 402 drain_all_pages() calls, 402 of them reaching an isolated CPU): CPU 1 (oslat): 1 drain reached it, 3 of 5 interruptions charged (1 named, 2 in flight), quiet control 0; CPU 2 (refill): 398 drains reached it, 796 of 799 interruptions charged (398 named, 398 in flight), quiet control 1; CPU 3 (refill): 401 drains reached it, 801 of 804 interruptions charged (401 named, 400 in flight), quiet control 0; the quiet control (10.4 s, same boot and workloads, no drains, this window'"'"'s drain calls overlaid) had 1 coincidence;' \
+ktap_check "wq FAILs with what the drain sent, its chain, the drains that reached each CPU and the quiet control" grep -qF \
+	'**wq: FAIL** — 1,600 interruptions sent by the drain to CPU 1, 2 and 3: `workqueue:drain_local_pages_wq <- remote: qc_hammer/0 on CPU 0: __queue_work < queue_work_on < __drain_all_pages < drain_all_pages < qc_hammer_fn < kthread` ×800;' \
 	"$run/report.md"
-ktap_check "rcu PASSes with its exposure per CPU and its uncharged causes shown, not hidden" grep -qF \
-	'**rcu: PASS** — no interruption charged to the drain on CPU 1, 2 and 3 in the hammer window (10.4 s, 311 drain_all_pages() calls, 311 of them reaching an isolated CPU): CPU 1 (oslat): 1 drain reached it, not interrupted, quiet control 0; CPU 2 (refill): 305 drains reached it, 0 of 1 interruption charged, quiet control 0; CPU 3 (refill): 309 drains reached it, 0 of 1 interruption charged, quiet control 0; the quiet control (10.4 s, same boot and workloads, no drains, this window'"'"'s drain calls overlaid) had 0 coincidences; uncharged, shown and not deciding the verdict: 2 — `irq_vectors:reschedule` 1, `timer:tick_sched_timer` 1' \
+ktap_check "... each CPU's evidence by cause, the control's RCU forcing and the old rule as a cross-check" grep -qF \
+	'CPU 2 (refill): 398 drains reached it, 796 of 799 interruptions sent by the drain, 0 forced by RCU for its grace periods (0 shared), 0 without a sender; CPU 3 (refill): 401 drains reached it, 801 of 804 interruptions sent by the drain, 0 forced by RCU for its grace periods (0 shared), 0 without a sender; the quiet control (10.4 s, same boot and workloads, no drains) had 5 interruptions, 3 of them RCU forcing a quiescent state, 0 without a sender; time alone (the old rule: in flight during a drain) would have charged 1,600, which decides nothing' \
 	"$run/report.md"
+ktap_check "rcu PASSes with its exposure per CPU, every interruption with a sender" grep -qF \
+	'**rcu: PASS** — no interruption of CPU 1, 2 and 3 was sent by the drain or forced by RCU for a grace period it requested, and every one has a sender, in the hammer window (10.4 s, 311 drain_all_pages() calls, 311 of them reaching an isolated CPU): CPU 1 (oslat): 1 drain reached it, not interrupted; CPU 2 (refill): 305 drains reached it, 0 of 1 interruption sent by the drain' \
+	"$run/report.md"
+ktap_check "the answer first: one row per variant with the number that decided it" grep -qF \
+	'| wq | **FAIL** | 1,600 sent by the drain | 402 | 3 / 5 | 1,600 |' "$run/report.md"
 ktap_check "spinlock is UNEXPOSED, naming the CPU, its exposure and the threshold" grep -qF \
 	'**spinlock: UNEXPOSED** — no interruption charged, but too few drains reached CPU 3 (refill: 40) for the window to test the drain there (the policy needs ≥ 100 on a refill CPU, ≥ 1 on an oslat CPU); in the hammer window' \
 	"$run/report.md"
 ktap_check "the report says plainly what exposure an oslat CPU can have" grep -qF \
 	"A CPU whose task never frees pages (oslat) can be drained only once: its exposure is 1 by construction; the refill CPUs' exposure is what tests every drain" \
 	"$run/report.md"
-ktap_check "the rule names the drain causes and thresholds summary.json recorded" grep -qF \
-	'matches a drain cause (`^workqueue:drain_local_pages_wq$` or `^irq_vectors:.*:drain_local_pages`, from `tracing/drain-causes.list`)' \
+ktap_check "the rule names the drain's functions and the verdicts summary.json recorded" grep -qF \
+	'one of the drain'"'"'s functions (`drain_all_pages`, `__drain_all_pages`, `drain_local_pages_wq`, `drain_local_pages`, `drain_pages`, `drain_pages_zone`, `drain_detached_pcplists`)' \
 	"$run/report.md"
 ktap_check "cause table: the named drain cause summed over the isolated CPUs, with how many were charged" grep -qF \
 	'| `workqueue:drain_local_pages_wq` | **yes** | 800 (800 charged) | 0 | 0 |' "$run/report.md"
 ktap_check "per-CPU table: workload, primed, drains reached, pages freed, interruptions, charged by rule, control, causes, latency" grep -qF \
-	'| wq | 2 | refill | 388 | 398 | 25,472 | 799 | 796 (398 named, 398 in flight) | 1 | `irq_vectors:reschedule` 398, `workqueue:drain_local_pages_wq` 398, `timer:tick_sched_timer` 3 | 206864 | 1 |' \
+	'| wq | 2 | refill | 388 | 398 | 25,472 | 799 | 796 sent, 0 indirect, 0 unknown | 3 / 3 | `irq_vectors:reschedule` 398, `workqueue:drain_local_pages_wq` 398, `timer:tick_sched_timer` 3 | 206864 | 1 |' \
 	"$run/report.md"
 ktap_check "per-CPU table: an oslat CPU's latency from oslat.json" grep -qF \
-	'| spinlock | 1 | oslat | 247 | 1 | 247 | 0 | 0 | 0 | – | 220278 | 1 |' "$run/report.md"
+	'| spinlock | 1 | oslat | 247 | 1 | 247 | 0 | 0 sent, 0 indirect, 0 unknown | 0 / 0 | – | 220278 | 1 |' "$run/report.md"
 ktap_check "self-test judged per variant and CPU, with the verdict-level check" grep -qF \
-	'wq 30/30 (CPU 1 10/10, CPU 2 10/10, CPU 3 10/10), the planted causes judged as drain causes: FAIL with exactly the planted count charged on each CPU, as it must; rcu 30/30' \
+	'wq 30/30 (CPU 1 10/10, CPU 2 10/10, CPU 3 10/10), the planter judged as the drain: FAIL with exactly the planted count charged on each CPU, as it must; rcu 30/30' \
 	"$run/report.md"
 ktap_check "run facts say QEMU TCG and what it means" \
 	sh -c "grep -q 'QEMU TCG' '$run/report.md' && grep -q 'emulation artefacts' '$run/report.md' && grep -q 'Event counts' '$run/report.md'"
@@ -95,10 +100,22 @@ ktap_check "re-rendering gives the same report" cmp -s "$scratch/first.md" "$run
 # The rule comes from summary.json alone: change its policy, not tracing/.
 pol=$scratch/pol
 cp -r "$run" "$pol"
-jq '.policy.min_exposure.refill = 77 | .policy.drain_causes = ["^made:up$"]' "$run/summary.json" > "$pol/summary.json"
+jq '.policy.min_exposure.refill = 77 | .policy.drain_functions = ["made_up"]
+	| .policy.verdicts[0].sentence = "a sentence of this run'"'"'s own"' "$run/summary.json" > "$pol/summary.json"
 "$report" "$pol" 2>/dev/null
 ktap_check "the rule is stated from summary.json's policy, not from tracing/" \
-	sh -c "grep -qF 'fewer than 77 drains reached a refill CPU' '$pol/report.md' && grep -qF 'matches a drain cause (\`^made:up\$\`' '$pol/report.md'"
+	sh -c "grep -qF '≥ 77 drains reaching each refill CPU' '$pol/report.md' && grep -qF 'functions (\`made_up\`)' '$pol/report.md' && grep -qF '**FAIL**: a sentence of this run' '$pol/report.md'"
+# A run judged by time (an older policy) still renders in its own words.
+legacy=$scratch/legacy
+cp -r "$run" "$legacy"
+jq '.policy |= (del(.rule, .verdicts, .drain_functions) + {coincidence_margin: {factor: 3, plus: 10}})
+	| .variants.rcu.verdict = "INCONCLUSIVE"' "$run/summary.json" > "$legacy/summary.json"
+"$report" "$legacy" 2>/dev/null
+ktap_check "a run judged by the older rule by time renders with that rule's words, INCONCLUSIVE coloured" \
+	sh -c "grep -qF 'when it opened while a drain_all_pages() call that reached that CPU was in flight' '$legacy/report.md' && grep -qF '.v-INCONCLUSIVE { color: var(--warn); }' '$legacy/report.html'"
+# Every verdict of the policy's table has a colour; INDIRECT and AUDIT too.
+ktap_check "report.html colours every verdict of the table (INDIRECT, INCONCLUSIVE, AUDIT included)" \
+	sh -c "grep -qF '.v-INDIRECT { color: var(--warn); }' '$run/report.html' && grep -qF '.v-AUDIT { color: var(--info); }' '$run/report.html' && grep -qF '.v-PASS { color: var(--good); }' '$run/report.html'"
 
 # The baseline is the run's first variant, whatever it is.
 base=$scratch/base

@@ -67,7 +67,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 48
+ktap_plan 53
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -80,9 +80,9 @@ ktap_check "no stale summary.json.tmp is left" test ! -e "$run/summary.json.tmp"
 ktap_check "the run's status stays ok" test "$(cat "$run/status")" = ok
 ktap_check "verdicts: wq FAIL, rcu PASS, spinlock UNEXPOSED" test "$(verdicts "$run")" = "wq=FAIL rcu=PASS spinlock=UNEXPOSED"
 q() { jq -c "$1" "$run/summary.json"; }
-ktap_check "wq CPU 2: charged by rule, the drains that reached it and the quiet control's coincidences" \
-	test "$(q '.variants.wq.cpus["2"] | [.workload, .interruptions, .charged, .charged_by_rule, .exposure, .control.coincidences]')" = \
-	'["refill",799,796,{"named":398,"in_flight":398,"rcu_tick":0},{"drains":398,"pages":25472},1]'
+ktap_check "wq CPU 2: sent by the drain, the drains that reached it, the old rule's coincidences and the quiet control's RCU forcing" \
+	test "$(q '.variants.wq.cpus["2"] | [.workload, .interruptions, .charged, .indirect, .unknown, .exposure, .coincidences, .control.rcu_qs, .control.charged]')" = \
+	'["refill",799,796,0,0,{"drains":398,"pages":25472},796,3,0]'
 ktap_check "rcu PASSes with uncharged other causes shown, not hidden" \
 	test "$(q '.variants.rcu | [.charged_total, .interruptions_total, .cpus["3"].by_cause]')" = '[0,2,{"irq_vectors:reschedule":1}]'
 ktap_check "spinlock is UNEXPOSED by its refill CPU 3 (40 drains reached it, the policy needs 100)" \
@@ -97,9 +97,9 @@ ktap_check "latency per CPU from its workload's file (CPU 1 oslat.json, CPU 2 re
 	"[\"oslat\",$(jq '.thread[] | select(.cpu == 1) | .max' "$run/rcu/oslat.json"),\"refill\",$(jq '.thread[] | select(.cpu == 2) | .max' "$run/rcu/refill.json")]"
 # The verdict table names the evidence per CPU, one CPU a line, within 100 columns.
 ktap_check "verdict table: wq's row with CPU 1's evidence" grep -qxF \
-	'wq         FAIL               402    19618    98213      0  cpu1=3/1 drains (oslat), quiet 0' "$scratch/table"
+	'wq         FAIL               402    19618    98213      0  cpu1 3/1 oslat, ind 0, unk 0' "$scratch/table"
 ktap_check "verdict table: CPU 2's evidence on its own line" grep -qxF \
-	'                                                            cpu2=796/398 drains (refill), quiet 1' "$scratch/table"
+	'                                                            cpu2 796/398 refill, ind 0, unk 0' "$scratch/table"
 ktap_check "verdict table: no line over 100 columns" sh -c "! awk 'length > 100' '$scratch/table' | grep -q ."
 ktap_check "allocator benchmark against the baseline (wq)" \
 	test "$(q '.alloc_bench | [.wq.diff_pct_vs_baseline, (.spinlock.diff_pct_vs_baseline | . * 10 | round), .spinlock.significant]')" = '[0,-79,true]'
@@ -135,12 +135,12 @@ r=$(fresh no-selftest)
 rm "$r/rcu/selftest.json"
 refused "a missing self-test in a hammer run is refused" "rcu/selftest.json is missing" "$r"
 r=$(fresh vcheck-short)
-edit "$r/rcu/selftest-charged.json" '.cpus["3"].charged = 9 | .cpus["3"].charged_by_rule.named = 9'
+edit "$r/rcu/selftest-charged.json" '.cpus["3"].origins |= (.drain_by_cause["workqueue:qc_planted_work"] = 4 | .drain -= 1)'
 refused "a verdict-level self-test charging other than planted is refused" \
-	"rcu/selftest-charged.json: .cpus\[\"3\"\].charged is 9, but the sum of .cpus\[\"3\"\].charged_by_cause is 10" "$r"
+	"verdict rule gave FAIL, charging CPU 1 10 of 10 planted, CPU 2 10 of 10 planted, CPU 3 9 of 10" "$r"
 r=$(fresh vcheck-pass)
-edit "$r/wq/selftest-charged.json" '.cpus[] |= (.charged = 0)'
-refused "a verdict-level self-test that does not FAIL is refused" "wq/selftest-charged.json: .cpus\[\"1\"\].charged is 0, but the sum" "$r"
+edit "$r/wq/selftest-charged.json" '.cpus[].origins |= (.drain = 0 | .drain_by_cause = {})'
+refused "a verdict-level self-test that does not FAIL is refused" "verdict rule gave UNEXPOSED, charging CPU 1 0 of 10 planted" "$r"
 # One variant a planted item short on CPU 1, another one over: summed over
 # the variants they would read 60/60, a pass.
 r=$(fresh per-variant)
@@ -176,21 +176,48 @@ edit "$r/spinlock/analysis.json" '.cpus["3"].exposure.drains = 100'
 edit "$r/spinlock/hammer.json" '.stalls = 1'
 judged "STALLED and TOO-FEW-DRAINS come last; exposure at the threshold is enough" \
 	"wq=FAIL rcu=TOO-FEW-DRAINS spinlock=STALLED" "$r"
-# Charges by coincidence in time only: judged against the quiet control.
+# By cause: RCU forcing for a drain's grace period, a remote-type
+# interruption without a sender, and time alone (which decides nothing).
+indirect='.cpus["2"].origins |= (.classes.rcu_qs += 2 | .rcu_qs_by_grace_period.drain_requested = 2)'
+unknown='.cpus["3"].origins |= (.classes.unknown = 1 | .classes.remote = ([.classes.remote - 1, 0] | max)
+	| .unknown_by_cause = {"irq_vectors:reschedule": 1})'
+r=$(fresh indirect)
+edit "$r/rcu/analysis.json" "$indirect"
+edit "$r/spinlock/analysis.json" '.cpus["3"].exposure.drains = 100'
+edit "$r/spinlock/analysis.json" "$unknown"
+judged "RCU forcing for a grace period a drain requested: INDIRECT; a reschedule without a sender: INCONCLUSIVE" \
+	"wq=FAIL rcu=INDIRECT spinlock=INCONCLUSIVE" "$r"
+ktap_check "... rcu's indirect count and spinlock's unknown cause in the summary" \
+	test "$(jq -c '[.variants.rcu.indirect_total, .variants.rcu.verdict_cpus, .variants.spinlock.cpus["3"].unknown_by_cause]' "$r/summary.json")" = \
+	'[2,["2"],{"irq_vectors:reschedule":1}]'
+r=$(fresh order)
+edit "$r/wq/analysis.json" "$indirect | $unknown"
+edit "$r/rcu/analysis.json" "$unknown | .cpus[\"2\"].origins.rcu_qs_by_grace_period.drain_waited = 5"
+judged "FAIL before INDIRECT before INCONCLUSIVE; RCU forcing a drain only waited on (shared) is not charged" \
+	"wq=FAIL rcu=INCONCLUSIVE spinlock=UNEXPOSED" "$r"
 inflight='.cpus["2"] |= (.interruptions += $n | .by_cause["timer:tick_sched_timer"] += $n
 	| .charged = $n | .charged_by_cause = {"timer:tick_sched_timer": $n}
-	| .charged_by_rule = {named: 0, in_flight: $n, rcu_tick: 0}) | '"$resum"
-r=$(fresh inconclusive)
-jq --argjson n 25 "$inflight" "$r/rcu/analysis.json" > "$r/x" && mv "$r/x" "$r/rcu/analysis.json"
-jq --argjson n 5 "$inflight" "$r/rcu/analysis-quiet.json" > "$r/x" && mv "$r/x" "$r/rcu/analysis-quiet.json"
-judged "charges only in flight, within 3 x the control's coincidences + 10 (25 vs 5): INCONCLUSIVE, not PASS" \
-	"wq=FAIL rcu=INCONCLUSIVE spinlock=UNEXPOSED" "$r"
-jq --argjson n 26 "$inflight" "$(fresh x)/rcu/analysis.json" > "$r/rcu/analysis.json"
-judged "charges only in flight beyond that margin (26 vs 5): FAIL" "wq=FAIL rcu=FAIL spinlock=UNEXPOSED" "$r"
-r=$(fresh nocontrol)
-jq --argjson n 1 "$inflight" "$r/rcu/analysis.json" > "$r/x" && mv "$r/x" "$r/rcu/analysis.json"
+	| .charged_by_rule = {named: 0, in_flight: $n, rcu_tick: 0}
+	| .origins.classes.rcu_qs += $n | .origins.rcu_qs_by_grace_period.other += $n) | '"$resum"
+r=$(fresh coincidence)
+jq --argjson n 26 "$inflight" "$r/rcu/analysis.json" > "$r/x" && mv "$r/x" "$r/rcu/analysis.json"
 rm "$r/rcu/analysis-quiet.json"
-judged "a charge in flight with no control to judge it by: FAIL" "wq=FAIL rcu=FAIL spinlock=UNEXPOSED" "$r"
+judged "26 ticks in flight during drains, another's grace period, no control: time alone charges nothing (PASS)" \
+	"wq=FAIL rcu=PASS spinlock=UNEXPOSED" "$r"
+ktap_check "... the coincidences stay in the summary as a cross-check" \
+	test "$(jq -c '[.variants.rcu.coincidences_total, .variants.rcu.charged_total]' "$r/summary.json")" = '[26,0]'
+r=$(fresh no-origins)
+edit "$r/rcu/analysis.json" 'del(.origin_probes, .cpus[].origins) | .origin_probes = {complete: false, missing: "qcsend:resched"}'
+refused "a trace without the send-side probes is refused, never judged by time" \
+	"rcu/analysis.json has no origins: its trace lacks the send-side probes (qcsend:resched)" "$r"
+r=$(fresh other-functions)
+edit "$r/wq/analysis.json" '.policy.drain_functions = ["drain_all_pages"]'
+refused "an analysis charged with other drain functions than the policy's is refused" \
+	"wq/analysis.json was charged with the drain's functions \\[drain_all_pages\\]" "$r"
+r=$(fresh planter)
+edit "$r/spinlock/selftest-charged.json" '.policy.drain_functions = ["drain_all_pages"]'
+refused "a verdict-level self-test not charged with the planter as the drain is refused" \
+	"spinlock/selftest-charged.json was charged with the drain's functions \\[drain_all_pages\\], not \\[qc_plant_write\\]" "$r"
 jq '.min_exposure.refill = 40' "$root/tracing/verdict-policy.json" > "$scratch/policy.json"
 r=$(fresh policy)
 judged "the thresholds come from the policy file (refill 40: spinlock PASSes)" \

@@ -70,6 +70,9 @@ struct analysis {
 	int *cpus;			/* isolated CPUs to report, ascending */
 	int ncpus;
 	const struct causes *drain_causes;	/* NULL: nothing is named a drain */
+	/* the drain's own functions, NULL-terminated (NULL: none): a send
+	   whose stack holds one is the drain's (origins) */
+	const char *const *drain_functions;
 	const char *calls_from;		/* take the drain calls from this trace */
 	bool window_given;		/* start_ns..end_ns given, markers ignored */
 	FILE *explain;			/* one JSON line per counted interruption, or NULL */

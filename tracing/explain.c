@@ -14,8 +14,8 @@
 
 /*
  * Does @org hold the drain: a send whose stack holds one of the drain's
- * functions, or made by a task inside its own drain_all_pages() call (not
- * for overlaid calls: those are another trace's tasks)?
+ * functions (--drain-functions), or made by a task inside its own
+ * drain_all_pages() call (not for overlaid calls: another trace's tasks)?
  */
 static bool origin_is_drain(struct ctx *c, const struct origin *org)
 {
@@ -24,7 +24,7 @@ static bool origin_is_drain(struct ctx *c, const struct origin *org)
 	for (i = 0; i < org->nsend; i++) {
 		const struct send *snd = &c->origins.v[org->send[i]];
 
-		if (origins_stack_has_drain(&c->origins, snd) ||
+		if (origins_stack_has(&c->origins, snd, c->a->drain_functions) ||
 		    (!c->a->calls_from && drains_in_call(&c->drains, snd->ns, snd->pid)))
 			return true;
 	}

@@ -726,34 +726,22 @@ void origins_chain(const struct origins *o, const struct interruption *in,
 		 org->nsend > 1 ? " (+ batch)" : "");
 }
 
-/*
- * The drain's own functions, on every variant: the entry point, its body,
- * the work item wq queues on each CPU, and the per-CPU drains (rcu's
- * detached lists included). A send whose stack holds one was the drain's.
- */
-static const char *const drain_frames[] = {
-	"drain_all_pages", "__drain_all_pages", "drain_local_pages_wq",
-	"drain_local_pages", "drain_pages", "drain_pages_zone",
-	"drain_detached_pcplists",
-};
-
-bool origins_stack_has_drain(const struct origins *o, const struct send *s)
+bool origins_stack_has(const struct origins *o, const struct send *s,
+		       const char *const *funcs)
 {
 	const char *st;
-	size_t i, n;
+	size_t n;
 
-	if (s->stack < 0)
+	if (s->stack < 0 || !funcs)
 		return false;
 	st = o->stacks[s->stack];
-	for (i = 0; i < sizeof(drain_frames) / sizeof(drain_frames[0]); i++) {
+	for (; *funcs; funcs++) {
 		const char *p = st;
 
-		n = strlen(drain_frames[i]);
+		n = strlen(*funcs);
 		/* whole frames only: "drain_pages" is not "drain_pages_zone" */
-		while ((p = strstr(p, drain_frames[i]))) {
-			bool start = p == st || p[-1] == ' ', end = p[n] == '\0' || p[n] == ' ';
-
-			if (start && end)
+		while ((p = strstr(p, *funcs))) {
+			if ((p == st || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
 				return true;
 			p += n;
 		}

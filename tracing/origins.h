@@ -171,8 +171,12 @@ void origins_match(struct origins *o, const struct interruption *in,
  */
 void origins_chain(const struct origins *o, const struct interruption *in, const struct origin *org,
 		   char *buf, size_t len);
-/* Does @s's stack hold one of the drain's own functions (origins.c)? */
-bool origins_stack_has_drain(const struct origins *o, const struct send *s);
+/*
+ * Does @s's stack hold one of @funcs (NULL-terminated: the drain's own
+ * functions, from the verdict policy), as a whole frame?
+ */
+bool origins_stack_has(const struct origins *o, const struct send *s,
+		       const char *const *funcs);
 void origins_free(struct origins *o);
 
 #endif

@@ -40,6 +40,9 @@ static void usage(FILE *f)
 		"                         a switch to one or to idle is not an interruption;\n"
 		"                         without it, the task on each CPU at the window start\n"
 		"  -d, --drain-causes F   causes charged to the drain by name (tracing/drain-causes.list)\n"
+		"  -f, --drain-functions L  the drain's own functions, comma-separated: an\n"
+		"                         interruption whose senders' stacks hold one is the\n"
+		"                         drain's (verdict-policy.json's drain_functions)\n"
 		"  -C, --calls-from T     charge by the drain calls of trace T (the hammer window),\n"
 		"                         overlaid on this window: a control's coincidences\n"
 		"  -w, --window S:E       count from S to E (trace ns, as the JSON's window)\n"
@@ -123,6 +126,11 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 	for (i = 0; dc && i < dc->n; i++) {
 		fprintf(f, "%s", i ? ", " : "");
 		qc_json_str(f, dc->text[i]);
+	}
+	fprintf(f, "], \"drain_functions\": [");
+	for (i = 0; a->drain_functions && a->drain_functions[i]; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		qc_json_str(f, a->drain_functions[i]);
 	}
 	fprintf(f, "], \"continuation_ns\": %llu},\n", QC_CONTINUATION_NS);
 	fprintf(f, "  \"calls_from\": ");
@@ -231,12 +239,34 @@ static void print_table(FILE *f, struct analysis *a)
 	fprintf(f, "total: %ld interruptions, %ld charged to the drain\n", a->total, a->charged_total);
 }
 
+/* "a,b,c" -> {"a", "b", "c", NULL}; a name must be a C identifier. */
+static const char *const *split_functions(const char *list)
+{
+	char *copy = strdup(list), *p, *save = NULL;
+	const char **v = NULL;
+	size_t n = 0;
+
+	if (!copy)
+		qc_die(2, "out of memory");
+	for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (!p[0] || strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != strlen(p))
+			qc_die(2, "--drain-functions: '%s' is not a function name", p);
+		v = qc_realloc(v, (n + 2) * sizeof(*v));
+		v[n++] = p;
+	}
+	if (!n)
+		qc_die(2, "--drain-functions '%s' names no function", list);
+	v[n] = NULL;
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "task", required_argument, NULL, 't' },
 		{ "drain-causes", required_argument, NULL, 'd' },
+		{ "drain-functions", required_argument, NULL, 'f' },
 		{ "calls-from", required_argument, NULL, 'C' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "json", required_argument, NULL, 'j' },
@@ -256,7 +286,7 @@ int main(int argc, char **argv)
 	char err[512];
 
 	qc_prog = "qc-analyze";
-	while ((opt = getopt_long(argc, argv, "c:t:d:C:w:j:x:e:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:d:f:C:w:j:x:e:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
@@ -266,6 +296,9 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			causes_file = optarg;
+			break;
+		case 'f':
+			a.drain_functions = split_functions(optarg);
 			break;
 		case 'C':
 			a.calls_from = optarg;

@@ -9,8 +9,8 @@
 # every variant and in every traced scenario; once tracing runs, the events
 # of origin-stacks.list get a stacktrace trigger for the sends that target
 # an isolated CPU (QC_ISOLATED): tracing/README.md, "Origins". QC_ORIGINS=no
-# leaves them out, only to measure what they cost (bench/origins-cost.sh):
-# the analyzer refuses a verdict on a trace without them.
+# (run.sh --param origins=no) leaves them out, only to measure what they
+# cost: the verdict rule refuses a trace without them.
 #
 # QC_PROBES="VARIANT [LIST...]" defines the exposure probes of
 # probes/VARIANT.list (kprobe events on the kernel's own drain functions,

@@ -6,8 +6,10 @@ include "model";
 def inline: @html
 	| gsub("`(?<c>[^`]+)`"; "<code>\(.c)</code>")
 	| gsub("\\*\\*(?<b>[^*]+)\\*\\*"; "<strong>\(.b)</strong>")
-	# Verdict words stand out by colour as well as by weight.
-	| gsub("<strong>(?<v>[a-z]+: )?(?<w>PASS|FAIL|STALLED|UNPRIMED|UNEXPOSED|NO-TRACE|FAILED-RUN|TOO-FEW-DRAINS)</strong>";
+	# Verdict words stand out by colour as well as by weight: any bold
+	# word of capitals and dashes is a verdict's (style() colours those
+	# the policy names).
+	| gsub("<strong>(?<v>[a-z0-9_.-]+: )?(?<w>[A-Z][A-Z-]+)</strong>";
 		"<strong class=\"v-\(.w)\">\(.v // "")\(.w)</strong>");
 # A standalone SVG file as an inline element: drop the XML prolog and the
 # DOCTYPE (it names a DTD by URL) and the namespace URLs HTML does not need.
@@ -30,20 +32,27 @@ def html_block:
 	elif .plot then "<figure>\n\(svg(.plot) | svg_inline)\n<figcaption>\(.caption | inline)</figcaption>\n</figure>"
 	else empty end;
 
+# Each verdict's colour class, from the policy's verdict table (summary.json
+# records it). A summary from before the table: PASS good, FAIL bad, the
+# rest warn.
+def verdict_classes:
+	(.policy.verdicts // [{name: "PASS", class: "good"}, {name: "FAIL", class: "bad"}]) as $t
+	| ($t | map(.name)) as $named
+	| ($t | map(".v-\(.name) { color: var(--\(.class)); }") | join("\n"))
+	  + ([.variants[].verdict] - $named | unique | map("\n.v-\(.) { color: var(--warn); }") | join(""));
 def style: "
+:root { --good: #1a7f37; --bad: #c62828; --warn: #a15c00; --info: #1f5fa8; }
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 64rem; margin: 1.5rem auto; padding: 0 1rem; color: #222; }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: .5rem 0; font-size: .9rem; }
 th, td { border: 1px solid #ccc; padding: .2rem .5rem; vertical-align: top; }
 th { background: #f3f3f3; } td.r, th.r { text-align: right; } td.l, th.l { text-align: left; }
 code { font-size: .85em; background: #f4f4f4; padding: 0 .2em; }
-.v-PASS { color: #1a7f37; } .v-FAIL { color: #c62828; }
-.v-INCONCLUSIVE, .v-STALLED, .v-UNPRIMED, .v-UNEXPOSED, .v-NO-TRACE, .v-FAILED-RUN, .v-TOO-FEW-DRAINS { color: #a15c00; }
 figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: .9rem; color: #555; }
 ";
 
 blocks as $b
 | "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-+ "<title>quietcore report — \(.run.id | @html)</title>\n<style>\(style)</style>\n</head>\n<body>\n"
++ "<title>quietcore report — \(.run.id | @html)</title>\n<style>\(style)\(verdict_classes)\n</style>\n</head>\n<body>\n"
 + ($b | map(html_block) | join("\n")) + "\n</body>\n</html>\n"

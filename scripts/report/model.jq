@@ -51,9 +51,10 @@ def uncharged:
 	  else "uncharged, shown and not deciding the verdict: \($o | map(.n) | add | thou) — \($o | top(3))" end;
 def primed: cpus_of as $c | [.cpus[$c[]].pcp_primed_pages | dash] | join("/");
 def verdict_cpus: .verdict_cpus // [];
-def evidence($root):
+
+# $all: the window's evidence, in the words of the run's own rule.
+def evidence_old($root; $all):
 	. as $v
-	| "\(window($root)): \(per_cpu); \(control_text); \(uncharged)" as $all
 	| if .verdict == "PASS" then "no interruption charged to the drain on CPU \(cpus_of | cpulist) in \($all)"
 	elif .verdict == "FAIL" then
 		"\(plural(.charged_total; "interruption"; "interruptions")) charged to the drain on CPU \(verdict_cpus | cpulist) in \($all)"
@@ -71,31 +72,89 @@ def evidence($root):
 	elif .verdict == "NO-TRACE" then "the `\($root.run.scenario)` scenario traces no window: no interruption was counted"
 	elif .verdict == "FAILED-RUN" then "the variant's run did not finish: status \(.status | code)"
 	else "see the tables below" end;
+# --- the rule by origin (policy.rule "origins"; older runs keep theirs) -----
+def causal($root): ($root.policy.rule // "") == "origins";
+# "CPU 2 (refill): 398 drains reached it, 796 of 799 interruptions sent by the drain, 0 indirect, 0 without a sender"
+def cpu_evidence_causal($c):
+	"CPU \($c) (\(.workload)): \(reached), "
+	+ (if .interruptions == 0 then "not interrupted"
+	   else "\(.charged | thou) of \(plural(.interruptions; "interruption"; "interruptions")) sent by the drain, "
+	     + "\(.indirect | thou) forced by RCU for its grace periods (\(.shared | thou) shared), \(.unknown | thou) without a sender" end);
+def per_cpu_causal: . as $v | [cpus_of[] as $c | $v.cpus[$c] | cpu_evidence_causal($c)] | join("; ");
+def control_causal: if .control == null then "no quiet control was recorded for this variant"
+	else "the quiet control (\(.control.window_s | secs) s, same boot and workloads, no drains) had \(plural(.control.interruptions; "interruption"; "interruptions")), \(.control.rcu_qs | thou) of them RCU forcing a quiescent state, \(.control.unknown | thou) without a sender" end;
+def cross_check: "time alone (the old rule: in flight during a drain) would have charged \(.coincidences_total | thou), which decides nothing";
+# The chains summed over the variant's isolated CPUs, most frequent first.
+def chains: [.cpus[] | .origins.chains // {} | to_entries[]] | group_by(.key)
+	| map({chain: .[0].key, n: (map(.value) | add)}) | sort_by(-.n, .chain);
+def is_drain_chain($p): . as $c | any(($p.drain_functions // [])[]; . as $f | $c | test("[ <:]\($f)( |$)"));
+def top_chains($k; sel): map(select(.chain | sel)) | .[:$k] | map("\(.chain | code) ×\(.n | thou)") | join("; ");
+def evidence_causal($root):
+	. as $v
+	| "\(window($root)): \(per_cpu_causal); \(control_causal); \(cross_check)" as $all
+	| if .verdict == "PASS" then "no interruption of CPU \(cpus_of | cpulist) was sent by the drain or forced by RCU for a grace period it requested, and every one has a sender, in \($all)"
+	elif .verdict == "FAIL" then
+		"\(plural(.charged_total; "interruption"; "interruptions")) sent by the drain to CPU \(verdict_cpus | cpulist): \(chains | top_chains(3; is_drain_chain($root.policy))); in \($all)"
+	elif .verdict == "INDIRECT" then
+		"nothing the drain sent reached an isolated CPU, but \(plural(.indirect_total; "interruption"; "interruptions")) of CPU \(verdict_cpus | cpulist) were RCU forcing a quiescent state for a grace period a drain requested (\(.shared_total | thou) more for grace periods a drain only waited on, not charged): \(chains | top_chains(2; test("<- rcu_qs"))); in \($all)"
+	elif .verdict == "INCONCLUSIVE" then
+		"\(plural(.unknown_total; "interruption"; "interruptions")) of CPU \(verdict_cpus | cpulist) came with no sender in the trace (\([.cpus[] | .unknown_by_cause // {} | to_entries[] | "\(.key | code) \(.value)"] | join(", "))), so the drain cannot be ruled out; in \($all)"
+	else evidence_old($root; $all) end;
+
+def evidence($root): if causal($root) then evidence_causal($root)
+	else evidence_old($root; "\(window($root)): \(per_cpu); \(control_text); \(uncharged)") end;
 
 # --- sections ------------------------------------------------------------
 def refill_params: [.variants[].refill | select(. != null)][0];
-def rule_text:
+def rule_text_causal:
+	.policy as $p
+	| "The rule (\($p.file // "the verdict policy" | code), as scripts/summarize.sh applied it to this run; summary.json records it) goes by cause, not by time. Every interruption of an isolated CPU is traced back to whoever sent it, from the send side the guest recorded (tracing/README.md, \"Origins\": who sent each IPI, queued each work item, set each tick dependency, with its kernel stack). It is **sent by the drain** when a sender's stack holds one of the drain's functions (\($p.drain_functions | map(code) | join(", "))) or the sender was inside its own drain_all_pages() call; RCU forcing a quiescent state out of the CPU is **indirect** when the grace period was one a drain's synchronize_rcu() requested (none was in progress when it called, and this one began from it), **shared** when a drain only waited on it (reported, not charged). In order: " + ([$p.verdicts[] | "**\(.name)**: \(.sentence)"] | join("; ")) + ". PASS also needs every isolated CPU primed, in the \($p.exposure_scenarios | map(code) | join(", ")) scenario ≥ \($p.min_exposure.refill) drains reaching each refill CPU and ≥ \($p.min_exposure.oslat) each oslat CPU, no stalled call and ≥ \($p.min_drain_calls) drain calls. Coincidence in time with a drain charges nothing; the old rule's count is kept beside it as a cross-check. A trace without the send side, or any missing input, is refused: no verdict is written at all.";
+def rule_text_old:
 	.policy as $p
 	| "The rule (\($p.file // "the verdict policy" | code), as scripts/summarize.sh applied it to this run; summary.json records it): an interruption of an isolated CPU is **charged** to the drain when its cause matches a drain cause (\($p.drain_causes | map(code) | join(" or ")), from \($p.drain_causes_file | code)), when it opened while a drain_all_pages() call that reached that CPU was in flight, or when it is a tick kept on for RCU during a drain (an interrupt's softirq continuation counts with it for at most \(($p.continuation_ns // 0) / 1e6 | rnd(3)) ms). A variant PASSes only with 0 charged interruptions on every isolated CPU. Charged interruptions are decided first, so no other verdict can hide one: FAIL when one is charged by a named drain cause, or when the charges by coincidence in time, over the isolated CPUs together, exceed \($p.coincidence_margin.factor) × the quiet control's coincidences + \($p.coincidence_margin.plus) (or a charged CPU has no control); INCONCLUSIVE when every charge is by coincidence and within that margin (the drain is in flight so much of the window that the rule cannot tell its effect from the workload's own noise); then UNPRIMED (an isolated CPU's pcplist was empty when the window opened: a non-forced drain skips it), UNEXPOSED (in the \($p.exposure_scenarios | map(code) | join(", ")) scenario: fewer than \($p.min_exposure.refill) drains reached a refill CPU, or fewer than \($p.min_exposure.oslat) an oslat CPU), STALLED (a drain_all_pages() call stalled past its threshold), TOO-FEW-DRAINS (the hammer completed fewer than \($p.min_drain_calls) calls), NO-TRACE (the scenario traces nothing), FAILED-RUN (the variant's run did not finish). A missing input (the drain-cause list, a per-CPU analysis, hammer.json, a self-test) is refused: no verdict is written at all.";
+def rule_text:
+	if causal(.) then rule_text_causal else rule_text_old end;
 def exposure_text:
 	refill_params as $r
 	| "Exposure: a drain reached a CPU when it found pages on that CPU's pcplists and freed them, as the kernel's own probes in the trace show (\"drains reached\" and \"pages freed\" below). A CPU whose task never frees pages (oslat) can be drained only once: its exposure is 1 by construction; the refill CPUs' exposure is what tests every drain"
 	+ (if $r == null then "." else " (the refill workload faults in and frees \($r.pages) pages every \($r.refill_ms) ms on its own CPU, so every drain finds pages there)." end);
 def control_para:
+	if causal(.) then
+	"The control: each variant's window is followed, in the same boot, by a quiet window of the same length with the same workloads and no drains. Its interruptions are traced to their senders the same way; what RCU forces there is the grace-period traffic the system makes without any drain, beside the indirect count of the window."
+	+ (if all(.variants[]; .control == null) then " This run has no quiet control." else "" end)
+	else
 	"The control: each variant's window is followed, in the same boot, by a quiet window of the same length with the same workloads and no drains, analysed with the first window's drain calls overlaid. What the charging rule charges there happened although no drain ran: its coincidences, shown beside every charged count (\"quiet control\"). In-flight charging is by time, not proven causation; the control says how often time alone would charge."
-	+ (if all(.variants[]; .control == null) then " This run has no quiet control." else "" end);
+	+ (if all(.variants[]; .control == null) then " This run has no quiet control." else "" end) end;
 def selftest_text:
-	[.variants | to_entries[] | select(.value.selftest != null) | .key as $v | .value.selftest as $s
+	. as $root
+	| [.variants | to_entries[] | select(.value.selftest != null) | .key as $v | .value.selftest as $s
 	 | "\($v) \($s.counted)/\($s.planted) (" + ([$s.cpus | to_entries[] | "CPU \(.key) \(.value.counted)/\(.value.planted)"] | join(", "))
-	   + "), the planted causes judged as drain causes: \($s.verdict_check.verdict // "not checked")"
+	   + "), \(if causal($root) then "the planter judged as the drain" else "the planted causes judged as drain causes" end): \($s.verdict_check.verdict // "not checked")"
 	   + (if $s.verdict_check.verdict == "FAIL" and $s.verdict_check.exact then " with exactly the planted count charged on each CPU, as it must"
 	      else ", **not** FAIL with the planted counts: the verdicts cannot be trusted" end)] as $l
 	| if $l == [] then "Analyzer self-test: not run in this run."
 	  else "Analyzer self-test, judged per variant and per CPU, never summed across variants (interruptions planted on every isolated CPU in a window of their own, then counted from its trace; counted/planted): " + ($l | join("; ")) + "." end;
 
+# The answer first: one row per variant, the number that decided it.
+def deciding($root):
+	if .verdict == "FAIL" then "\(.charged_total | thou) sent by the drain"
+	elif .verdict == "INDIRECT" then "\(.indirect_total | thou) forced for its grace periods"
+	elif .verdict == "INCONCLUSIVE" then "\(.unknown_total | thou) without a sender"
+	elif .verdict == "PASS" then "0 sent, 0 indirect, 0 unknown"
+	else "–" end;
+def answer:
+	. as $root
+	| if causal(.) | not then empty else
+	  {table: {head: ["variant", "verdict", "deciding number", "drains that reached an isolated CPU", "quiet control (RCU QS / interruptions)", "old rule by time (cross-check)"],
+		align: "llrrrr",
+		rows: [.variants | to_entries[] | .key as $k | .value
+			| [$k, "**\(.verdict)**", deciding($root), (.drains.reached | thou),
+			   (if .control == null then "–" else "\(.control.rcu_qs | thou) / \(.control.interruptions | thou)" end),
+			   (.coincidences_total | thou)]]}} end;
 def verdicts:
 	. as $root
 	| {h2: "Verdict"},
+	  answer,
 	  {ul: [.variants | to_entries[] | "**\(.key): \(.value.verdict)** — \(.value | evidence($root))"]},
 	  {p: rule_text}, {p: exposure_text}, {p: control_para}, {p: selftest_text};
 
@@ -118,6 +177,16 @@ def facts:
 
 def total_of($f): [.cpus[] | .[$f]] | if any(. == null) then "–" else add | thou end;
 def per_variant:
+	if causal(.) then
+	{h2: "Per variant"},
+	{table: {head: ["variant", "verdict", "drain_all_pages() calls", "reached an isolated CPU", "p50 (µs)", "p99 (µs)", "max (µs)", "stalls", "interruptions (isolated CPUs)", "sent by the drain", "indirect (shared)", "without a sender", "old rule by time"],
+		align: "llrrrrrrrrrrr",
+		rows: [.variants | to_entries[] | .key as $v | .value
+			| [$v, "**\(.verdict)**", (.drain.calls | dash), (.drains.reached | thou), (.drain.p50_us | us), (.drain.p99_us | us),
+			   (.drain.max_us | us), (.drain.stalls | dash), total_of("interruptions"), total_of("charged"),
+			   "\(total_of("indirect")) (\(total_of("shared")))", total_of("unknown"), total_of("coincidences")]]}},
+	{p: "drain_all_pages() calls and latency: measured on the housekeeping CPU by qc_hammer, per call; a stall is a call that took longer than its stall threshold. Reached: calls that freed pages from at least one isolated CPU's pcplists (the trace's probes). Sent by the drain, indirect, shared and without a sender: the rule by cause, above; old rule by time: what charging by coincidence with a drain in flight would have charged (a cross-check)."}
+	else
 	{h2: "Per variant"},
 	{table: {head: ["variant", "verdict", "drain_all_pages() calls", "reached an isolated CPU", "p50 (µs)", "p99 (µs)", "max (µs)", "stalls", "interruptions (isolated CPUs)", "charged", "quiet-control coincidences"],
 		align: "llrrrrrrrrr",
@@ -125,22 +194,40 @@ def per_variant:
 			| [$v, "**\(.verdict)**", (.drain.calls | dash), (.drains.reached | thou), (.drain.p50_us | us), (.drain.p99_us | us),
 			   (.drain.max_us | us), (.drain.stalls | dash), total_of("interruptions"), total_of("charged"),
 			   (.control.coincidences | thou)]]}},
-	{p: "drain_all_pages() calls and latency: measured on the housekeeping CPU by qc_hammer, per call; a stall is a call that took longer than its stall threshold. Reached: calls that freed pages from at least one isolated CPU's pcplists (the trace's probes)."};
+	{p: "drain_all_pages() calls and latency: measured on the housekeeping CPU by qc_hammer, per call; a stall is a call that took longer than its stall threshold. Reached: calls that freed pages from at least one isolated CPU's pcplists (the trace's probes)."} end;
+
+# Who sent what: each variant's most frequent chains on its isolated CPUs.
+def origins_section:
+	. as $root
+	| if causal(.) | not then empty else
+	  {h2: "Origins: who sent each interruption"},
+	  {p: "Each interruption of an isolated CPU, traced back to its sender (tracing/README.md, \"Origins\"): cause <- class: sending task on its CPU: its kernel stack from the probed function down. Classes: remote (another CPU sent it), rcu_qs (RCU forcing a quiescent state), inherited (caused by the interruption before it on that CPU, whose senders it takes), self (the workload's own), device, unknown (no sender). Summed over the isolated CPUs; at most 8 per variant."},
+	  (.variants | to_entries[] | .key as $v | .value | chains as $c
+	   | if $c == [] then {p: "\($v): no interruption."} else
+	     {table: {head: ["\($v): chain", "interruptions", "the drain's"], align: "lrl",
+		rows: [$c[:8][] | [(.chain | code), (.n | thou), (if .chain | is_drain_chain($root.policy) then "**yes**" else "no" end)]]}} end)
+	  end;
 
 def per_cpu_table:
-	{h2: "Per isolated CPU"},
-	{table: {head: ["variant", "CPU", "workload", "pcp pages primed", "drains reached", "pages freed", "interruptions", "charged (by rule)", "quiet-control coincidences", "top causes", "latency max (µs)", "latency p99 (µs)"],
+	. as $root
+	| {h2: "Per isolated CPU"},
+	{table: {head: ["variant", "CPU", "workload", "pcp pages primed", "drains reached", "pages freed", "interruptions",
+			(if causal($root) then "by cause (rule)" else "charged (by rule)" end),
+			(if causal($root) then "quiet control (RCU QS / all)" else "quiet-control coincidences" end),
+			"top causes", "latency max (µs)", "latency p99 (µs)"],
 		align: "lrlrrrrrrlrr",
 		rows: [.variants | to_entries[] | .key as $v | .value | cpus_of as $c | causes as $k | .cpus as $cpus
 			| $c[] as $cpu | $cpus[$cpu]
 			| [$v, $cpu, (.workload | dash), (.pcp_primed_pages | thou),
 			   (.exposure.drains | thou), (.exposure.pages | thou),
 			   (if .interruptions == null then "no trace" else .interruptions | thou end),
-			   (if .charged == null then "–" else (.charged | thou) + (rules | if . == "" then "" else " (\(.))" end) end),
-			   (if .control == null then "–" else .control.coincidences | thou end),
+			   (if .charged == null then "–" elif causal($root) then "\(.charged | thou) sent, \(.indirect | thou) indirect, \(.unknown | thou) unknown"
+			    else (.charged | thou) + (rules | if . == "" then "" else " (\(.))" end) end),
+			   (if .control == null then "–" elif causal($root) then "\(.control.rcu_qs | thou) / \(.control.interruptions | thou)"
+			    else .control.coincidences | thou end),
 			   ($k | map(select(.cpu == $cpu)) | if . == [] then "–" else top(3) end),
 			   (.latency_max_us | us), (.latency_p99_us | us)]]}},
-	{p: "pcp pages primed: pages in the CPU's pcplists when the window opened. Drains reached and pages freed: the drain_all_pages() calls of the window that freed pages from this CPU's lists, and how many (\"–\": no probes in the trace). Charged: the interruptions charged to the drain, by the rule that charged them (named cause, in flight during a drain that reached the CPU, RCU tick). Quiet-control coincidences: what the same rule charged in the quiet window with this window's drain calls overlaid. Latency: oslat's on an oslat CPU, the refill workload's (its refill phases left out) on a refill CPU, p99 from their 1 µs histograms."};
+	{p: ("pcp pages primed: pages in the CPU's pcplists when the window opened. Drains reached and pages freed: the drain_all_pages() calls of the window that freed pages from this CPU's lists, and how many (\"–\": no probes in the trace). " + (if causal($root) then "By cause: the interruptions the drain sent, those RCU forced for a grace period a drain requested (indirect), and those without a sender (unknown). Quiet control: its interruptions RCU forced, of all its interruptions. " else "" end) + "Charged (a run judged by time): the interruptions charged to the drain, by the rule that charged them (named cause, in flight during a drain that reached the CPU, RCU tick). Quiet-control coincidences: what the same rule charged in the quiet window with this window's drain calls overlaid. Latency: oslat's on an oslat CPU, the refill workload's (its refill phases left out) on a refill CPU, p99 from their 1 µs histograms.")};
 
 def by_cause:
 	. as $root | (.variants | keys_unsorted) as $vs
@@ -258,4 +345,4 @@ def cost:
 def blocks:
 	[{h1: "quietcore report — run \(.run.id)"},
 	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json alone; nothing was re-run."},
-	   verdicts, audit_section, facts, per_variant, per_cpu_table, by_cause, plots, alloc, cost];
+	   verdicts, audit_section, facts, per_variant, origins_section, per_cpu_table, by_cause, plots, alloc, cost];
