@@ -49,8 +49,8 @@ struct cpu_result {
 	long origin_drain;
 	struct counter origin_drain_by_cause;
 	/* RCU QS interruptions by their grace period: one a drain requested
-	   (its synchronize_rcu() found none in progress and this one began
-	   from it), one a drain only waited on, any other */
+	   (the first to start after its synchronize_rcu() call, before it
+	   returned: the call needed it), one a drain only waited on, any other */
 	long rcu_drain_requested, rcu_drain_waited, rcu_other;
 };
 

@@ -340,25 +340,32 @@ void origins_finish(struct origins *o, unsigned long long last_ns)
 			in_gp = false;
 		}
 	}
-	/* each synchronize_rcu(): the grace periods it requested or waited on */
+	/*
+	 * Each synchronize_rcu(): the grace periods it waited on, and the one
+	 * it requested. It needs a full grace period that starts after the
+	 * call (rcu_seq_snap(): one in progress then cannot serve it), so
+	 * the first to start after the call, before it returns, began from
+	 * its request (others may have asked for it too); one already in
+	 * progress at the call was someone else's, only waited on.
+	 */
 	for (i = 0; i < o->n; i++) {
 		const struct send *s = &o->v[i];
 		unsigned long long ret;
-		const struct grace_period *now;
+		bool first = true;
 
 		if (s->kind != SEND_SYNC_RCU)
 			continue;
 		ret = sync_return(o, i, last_ns);
-		now = origins_gp_at(o, s->ns);
 		for (k = 0; k < o->ngp; k++) {
 			struct grace_period *g = &o->gp[k];
 
 			if (g->end_ns < s->ns || g->start_ns > ret)
 				continue;
 			gp_add_task(g->waited, &g->nwaited, s->pid, s->ns);
-			/* none in progress at the call: the next one is its own */
-			if (!now && g->start_ns >= s->ns && (k == 0 || o->gp[k - 1].end_ns <= s->ns))
+			if (first && g->start_ns >= s->ns) {
 				gp_add_task(g->requested, &g->nrequested, s->pid, s->ns);
+				first = false;
+			}
 		}
 	}
 }

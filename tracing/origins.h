@@ -67,8 +67,9 @@ extern const char *const origin_class_names[ORIGIN_CLASSES];
 #define GP_TASKS	4
 struct grace_period {
 	unsigned long long start_ns, end_ns;	/* end: the trace's end if it never ended */
-	/* synchronize_rcu() callers that found no grace period in progress
-	   and returned after this one started: it began from their request */
+	/* synchronize_rcu() callers for which this was the first grace
+	   period to start after the call, before it returned: it began from
+	   their request (one in progress at a call cannot serve it) */
 	struct gp_task { int pid; unsigned long long ns; } requested[GP_TASKS];
 	int nrequested;
 	/* synchronize_rcu() callers in flight while it ran */
