@@ -147,11 +147,11 @@ void drains_shift(struct drains *d, long long delta)
 	}
 }
 
-bool drains_in_flight(const struct drains *d, unsigned long long ts, int cpu)
+/* The first call that starts after @ts. */
+static int calls_after(const struct drains *d, unsigned long long ts)
 {
-	int lo = 0, hi = d->n, i;
+	int lo = 0, hi = d->n;
 
-	/* The first call that starts after @ts ... */
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
@@ -160,32 +160,42 @@ bool drains_in_flight(const struct drains *d, unsigned long long ts, int cpu)
 		else
 			hi = mid;
 	}
-	/* ... and back through those that could still be in flight. */
-	for (i = lo - 1; i >= 0 && ts - d->v[i].start_ns <= d->longest_ns; i--) {
-		if (ts > d->v[i].end_ns)
-			continue;
-		if (cpu < 0 || (cpu < QC_DRAIN_MAX_CPUS && (d->v[i].reached >> cpu & 1)))
+	return lo;
+}
+
+/*
+ * A call in flight at @ts that matches: back from the first call after
+ * @ts through those that could still be in flight.
+ */
+static bool any_in_flight(const struct drains *d, unsigned long long ts,
+			  bool (*match)(const struct drain_call *, int), int arg)
+{
+	int i;
+
+	for (i = calls_after(d, ts) - 1; i >= 0 && ts - d->v[i].start_ns <= d->longest_ns; i--)
+		if (ts <= d->v[i].end_ns && match(&d->v[i], arg))
 			return true;
-	}
 	return false;
+}
+
+static bool reached(const struct drain_call *c, int cpu)
+{
+	return cpu < 0 || (cpu < QC_DRAIN_MAX_CPUS && (c->reached >> cpu & 1));
+}
+
+static bool made_by(const struct drain_call *c, int pid)
+{
+	return c->pid == pid;
+}
+
+bool drains_in_flight(const struct drains *d, unsigned long long ts, int cpu)
+{
+	return any_in_flight(d, ts, reached, cpu);
 }
 
 bool drains_in_call(const struct drains *d, unsigned long long ts, int pid)
 {
-	int lo = 0, hi = d->n, i;
-
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (d->v[mid].start_ns <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo - 1; i >= 0 && ts - d->v[i].start_ns <= d->longest_ns; i--)
-		if (d->v[i].pid == pid && ts <= d->v[i].end_ns)
-			return true;
-	return false;
+	return any_in_flight(d, ts, made_by, pid);
 }
 
 void drains_free(struct drains *d)
