@@ -38,27 +38,28 @@ const char *const origin_class_names[ORIGIN_CLASSES] = {
 static const struct send_event {
 	const char *system, *name;
 	enum send_kind kind;
+	const char *frame;	/* its stack's first frame: the function probed */
 	const char *target;	/* the target CPU's field, or NULL */
 	const char *mask;	/* the target CPUs' mask field, or NULL */
 	const char *type;	/* CSD_TYPE or tick dependency bit, or NULL */
 	const char *func;	/* the callback's or work's function, or NULL */
 	const char *work;	/* the work item or the wakee, or NULL */
 } send_events[] = {
-	{ "qcsend", "resched", SEND_RESCHED, "target", NULL, NULL, NULL, NULL },
-	{ "qcsend", "csd_queue", SEND_CSD, "target", NULL, "type", "func", NULL },
-	{ "qcsend", "csd_many", SEND_CSD_MANY, NULL, "mask", NULL, "func", NULL },
-	{ "qcsend", "tick_dep_cpu", SEND_TICK_DEP, "target", NULL, "bit", NULL, NULL },
-	{ "qcsend", "tick_dep_task", SEND_TICK_DEP_ALL, NULL, NULL, "bit", NULL, NULL },
-	{ "qcsend", "tick_dep_signal", SEND_TICK_DEP_ALL, NULL, NULL, "bit", NULL, NULL },
-	{ "qcsend", "tick_dep_all", SEND_TICK_DEP_ALL, NULL, NULL, "bit", NULL, NULL },
-	{ "qcsend", "resched_cpu", SEND_RESCHED_CPU, "target", NULL, NULL, NULL, NULL },
-	{ "qcsend", "flush_work", SEND_FLUSH, NULL, NULL, NULL, NULL, "work" },
-	{ "qcsend", "sync_rcu", SEND_SYNC_RCU, NULL, NULL, NULL, NULL, NULL },
-	{ "qcsend", "sync_rcu_ret", SEND_SYNC_RCU_RET, NULL, NULL, NULL, NULL, NULL },
-	{ "qcsend", "gp_init", SEND_GP_INIT, NULL, NULL, "started", NULL, NULL },
-	{ "qcsend", "gp_cleanup", SEND_GP_CLEANUP, NULL, NULL, NULL, NULL, NULL },
-	{ "workqueue", "workqueue_queue_work", SEND_WORK, "cpu", NULL, NULL, "function", "work" },
-	{ "sched", "sched_waking", SEND_WAKING, "target_cpu", NULL, NULL, NULL, "pid" },
+	{ "qcsend", "resched", SEND_RESCHED, "native_smp_send_reschedule", "target", NULL, NULL, NULL, NULL },
+	{ "qcsend", "csd_queue", SEND_CSD, "__smp_call_single_queue", "target", NULL, "type", "func", NULL },
+	{ "qcsend", "csd_many", SEND_CSD_MANY, "smp_call_function_many_cond", NULL, "mask", NULL, "func", NULL },
+	{ "qcsend", "tick_dep_cpu", SEND_TICK_DEP, "tick_nohz_dep_set_cpu", "target", NULL, "bit", NULL, NULL },
+	{ "qcsend", "tick_dep_task", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_task", NULL, NULL, "bit", NULL, NULL },
+	{ "qcsend", "tick_dep_signal", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_signal", NULL, NULL, "bit", NULL, NULL },
+	{ "qcsend", "tick_dep_all", SEND_TICK_DEP_ALL, "tick_nohz_dep_set", NULL, NULL, "bit", NULL, NULL },
+	{ "qcsend", "resched_cpu", SEND_RESCHED_CPU, "resched_cpu", "target", NULL, NULL, NULL, NULL },
+	{ "qcsend", "flush_work", SEND_FLUSH, "__flush_work", NULL, NULL, NULL, NULL, "work" },
+	{ "qcsend", "sync_rcu", SEND_SYNC_RCU, NULL, NULL, NULL, NULL, NULL, NULL },
+	{ "qcsend", "sync_rcu_ret", SEND_SYNC_RCU_RET, NULL, NULL, NULL, NULL, NULL, NULL },
+	{ "qcsend", "gp_init", SEND_GP_INIT, NULL, NULL, NULL, "started", NULL, NULL },
+	{ "qcsend", "gp_cleanup", SEND_GP_CLEANUP, NULL, NULL, NULL, NULL, NULL, NULL },
+	{ "workqueue", "workqueue_queue_work", SEND_WORK, "__queue_work", "cpu", NULL, NULL, "function", "work" },
+	{ "sched", "sched_waking", SEND_WAKING, "try_to_wake_up", "target_cpu", NULL, NULL, NULL, "pid" },
 };
 #define NSEND_EVENTS ((int)(sizeof(send_events) / sizeof(send_events[0])))
 
@@ -91,10 +92,11 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 
 	memset(o, 0, sizeof(*o));
 	o->ncpus = ncpus;
-	o->last_send = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->last_send));
+	o->pending = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->pending));
+	o->npending = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->npending));
 	o->last = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->last));
 	for (i = 0; i < ncpus; i++) {
-		o->last_send[i] = -1;
+		o->npending[i] = 0;
 		memset(&o->last[i], 0, sizeof(o->last[i]));
 		o->last[i].cls = ORIGIN_SELF;
 	}
@@ -178,22 +180,23 @@ static bool tracing_frame(const char *fn)
 }
 
 /*
- * A kernel_stack event: the stack of the send just before it on the same
- * CPU, as "fn < caller < caller's caller ...", from the probed function
- * (or the event's) down.
+ * A kernel_stack event: the stack of a send on the same CPU, as "fn <
+ * caller < caller's caller ...", from the probed function (or the
+ * event's) down. It belongs to the newest send still waiting whose probed
+ * function is the stack's first frame: a send an interrupt made between
+ * another's event and its stack has had its own by then, and a send that
+ * gets no stack (its target is not isolated) is passed over.
  */
 static void attach_stack(struct origins *o, struct tep_handle *tep,
 			 struct tep_record *r, int cpu)
 {
-	long last = cpu >= 0 && cpu < o->ncpus ? o->last_send[cpu] : -1;
-	char buf[STACK_FRAMES * 64] = "";
+	char buf[STACK_FRAMES * 64] = "", first[64] = "";
 	unsigned long long size, addr;
 	size_t len = 0;
 	int i, kept = 0, off;
 
-	if (last < 0 || o->v[last].stack >= 0)
+	if (cpu < 0 || cpu >= o->ncpus || !o->npending[cpu])
 		return;
-	o->last_send[cpu] = -1;
 	size = num(o->f_stack_size, r);
 	off = o->f_stack->offset;
 	for (i = 0; i < (int)size && off + (i + 1) * 8 <= (int)r->size && kept < STACK_FRAMES; i++) {
@@ -205,13 +208,25 @@ static void attach_stack(struct origins *o, struct tep_handle *tep,
 		fn = tep_find_function(tep, addr);
 		if (!fn || (!kept && tracing_frame(fn)))
 			continue;
+		if (!kept)
+			snprintf(first, sizeof(first), "%s", fn);
 		len += snprintf(buf + len, sizeof(buf) - len, "%s%s", kept ? " < " : "", fn);
 		if (len >= sizeof(buf))
 			break;
 		kept++;
 	}
-	if (kept)
-		o->v[last].stack = intern(o, buf);
+	if (!kept)
+		return;
+	for (i = o->npending[cpu] - 1; i >= 0; i--) {
+		struct send *s = &o->v[o->pending[cpu][i]];
+		const char *frame = send_events[s->ev].frame;
+
+		if (frame && !strcmp(frame, first)) {
+			s->stack = intern(o, buf);
+			o->npending[cpu] = i;	/* it, and what it waited behind */
+			return;
+		}
+	}
 }
 
 static void add_flush(struct origins *o, unsigned long long ns, int cpu, int what)
@@ -284,8 +299,15 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 		if (fn)
 			s->fname = intern(o, fn);
 	}
-	if (cpu >= 0 && cpu < o->ncpus)
-		o->last_send[cpu] = o->n;
+	s->ev = (int)(se - send_events);
+	if (se->frame && cpu >= 0 && cpu < o->ncpus) {
+		if (o->npending[cpu] == ORIGIN_PENDING) {
+			memmove(o->pending[cpu], o->pending[cpu] + 1,
+				(ORIGIN_PENDING - 1) * sizeof(o->pending[cpu][0]));
+			o->npending[cpu]--;
+		}
+		o->pending[cpu][o->npending[cpu]++] = o->n;
+	}
 	o->n++;
 }
 
@@ -767,7 +789,8 @@ void origins_free(struct origins *o)
 	free(o->fl);
 	free(o->gp);
 	free(o->ev);
-	free(o->last_send);
+	free(o->pending);
+	free(o->npending);
 	free(o->last);
 	memset(o, 0, sizeof(*o));
 }

@@ -62,6 +62,7 @@ extern const char *const origin_class_names[ORIGIN_CLASSES];
 
 #define ORIGIN_MAX_CPUS		64
 #define ORIGIN_MAX_SENDS	8	/* sends kept per interruption */
+#define ORIGIN_PENDING		8	/* sends awaiting a stack, per CPU */
 
 /* A grace period: when it started and ended, who asked for it, who waited. */
 #define GP_TASKS	4
@@ -94,6 +95,7 @@ struct send {
 	long stack;			/* index into origins.stacks, or -1 */
 	long comm;			/* the sender's comm, likewise */
 	long fname;			/* func's name, likewise, or -1 */
+	int ev;				/* its event (origins.c send_events[]) */
 };
 
 /* A point where a CPU's queues were emptied or its IPI skipped. */
@@ -121,7 +123,11 @@ struct origins {
 	long nfl, fl_alloc;
 	char **stacks;			/* collapsed kernel stacks and comms, interned */
 	long nstacks, stacks_alloc;
-	long *last_send;		/* per trace CPU: its last send, for its stack */
+	/* per trace CPU: its sends still waiting for their stack, newest
+	   last (a send made inside another's probe, from an interrupt,
+	   records its event and stack between the outer's two) */
+	long (*pending)[ORIGIN_PENDING];
+	int *npending;
 	int ncpus;
 	/* per CPU: the origin of its last interruption, which an inherited
 	   one takes (pass 2) */
