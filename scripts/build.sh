@@ -1,9 +1,9 @@
 #!/bin/sh
 # build.sh [--debug] VARIANT: build VARIANT's guest kernel out of tree.
 #
-# tinyconfig + configs/guest.config (+ configs/debug.config with --debug),
-# every requested option checked after olddefconfig, then bzImage and the
-# project's guest module. make and ccache rebuild only what changed.
+# tinyconfig + the variant's config fragments (patches/series: guest.config
+# ...; + configs/debug.config with --debug), every requested option checked
+# after olddefconfig, then bzImage and the project's guest module. make and ccache rebuild only what changed.
 # Prints the build directory on success.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +20,7 @@ done
 [ $# -eq 1 ] || die "usage: $0 [--debug] VARIANT"
 variant=$1
 check_variant "$variant"
+check_tree "$variant"
 need_cmd gcc make flex bison bc ccache git flock
 label=$variant${flavour:+ ($flavour)}
 
@@ -35,8 +36,7 @@ tree=$("$QC_ROOT/scripts/tree.sh" "$variant")
 out=$(qc_build_dir "$variant" "$flavour")
 mkdir -p "$out"
 
-fragments="$QC_ROOT/configs/guest.config"
-[ -z "$flavour" ] || fragments="$fragments $QC_ROOT/configs/$flavour.config"
+fragments=$(qc_variant_configs "$variant" "$flavour" | tr '\n' ' ')
 
 kmake() {
 	make -C "$tree" ARCH="$QC_ARCH" O="$1" CC="ccache gcc" \
