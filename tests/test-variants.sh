@@ -6,14 +6,16 @@
 # drain-reach rule, the spin-wait list), or whose tree package is not
 # installed, is refused in one line naming what is missing, and nothing is
 # built: the cache is never created. Each refusal is made on a copy of the
-# repository with one thing broken. Boots nothing, builds nothing.
+# repository with one thing broken. A probed function missing from a
+# build's System.map stops run.sh before the boot. Boots nothing, builds
+# nothing.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results" QC_CACHE="$scratch/cache"
 
-ktap_plan 16
+ktap_plan 20
 
 # fresh: $fake, a copy of what the host scripts read, as the repository has it.
 fake=$scratch/repo
@@ -121,4 +123,30 @@ expect_one_error "... and compare refuses before building the variants before it
 	"variant 'wq' is built from linux-source-6.1, which is not installed" \
 	env QC_ROOT="$fake" QC_SRC="$scratch/nosrc" "$fake/scripts/compare.sh" --variants "wq rcu"
 nothing_built
+
+# Every tree's audit list fires audit.list's triggers in its order (the
+# guest has one audit_<name> per trigger, and the cross-kernel audit one row
+# per trigger); only the probed functions may differ.
+triggers() { sed -n 's|^p:qcaudit/\([a-z_]*\) .*|\1|p' "$root/tracing/probes/$1.list" | paste -sd' ' -; }
+odd=
+for a in $(qc_registry | awk '{ print $5 }' | sort -u); do
+	[ "$(triggers "$a")" = "$(triggers audit)" ] || odd="$odd $a"
+done
+ktap_check "every audit list in patches/series names audit.list's triggers in its order${odd:+ (not:$odd)}" \
+	test -z "$odd" -a -n "$(triggers audit)"
+
+# A probe list naming a function the build lacks: caught from the build's
+# System.map before the guest boots (here, a build whose map lacks the
+# audit's alloc_contig_range, as a 6.12 build would).
+built=$scratch/built
+b=$built/build/wq
+mkdir -p "$b/arch/x86/boot" && : > "$b/arch/x86/boot/bzImage"
+sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/ffffffff81000000 T \1/p' "$root/tracing/probes/wq.list" "$root/tracing/probes/audit.list" > "$b/System.map"
+ktap_check "a build whose System.map has every probed function passes" \
+	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib.sh' && qc_check_probes wq"
+sed -i '/ alloc_contig_range$/d' "$b/System.map"
+expect_one_error "a probed function the build lacks is refused before the guest boots, naming list and function" quietcore \
+	"tracing/probes/audit.list probes alloc_contig_range, which the wq build does not have" \
+	env QC_CACHE="$built" "$root/scripts/run.sh" -V wq --no-build -s oslat
+ktap_check "... and no run was written" test ! -e "$QC_RESULTS"
 ktap_finish
