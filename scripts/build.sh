@@ -3,8 +3,9 @@
 # out of tree (--config-only: stop once the config is checked, seconds).
 #
 # tinyconfig + the variant's config fragments (patches/series: guest.config
-# ...; + configs/debug.config with --debug), every requested option checked
-# after olddefconfig, then bzImage and the project's guest module. make and ccache rebuild only what changed.
+# ...; + configs/debug.config with --debug), every requested option (a
+# later fragment's word winning) checked after olddefconfig, then bzImage
+# and the project's guest module. make and ccache rebuild only what changed.
 # Prints the build directory on success.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -58,10 +59,12 @@ make -s -C "$tree" ARCH="$QC_ARCH" O="$cfg" tinyconfig >"$cfg/log" 2>&1 ||
 	die "merging config fragments failed for $label: see $cfg/log"
 make -s -C "$tree" ARCH="$QC_ARCH" O="$cfg" olddefconfig >>"$cfg/log" 2>&1 ||
 	die "olddefconfig failed for $label: see $cfg/log"
-lost=$(for f in $fragments; do
-	grep -E '^CONFIG_[A-Z0-9_]+=' "$f" | while read -r line; do
-		grep -qx "$line" "$cfg/.config" || echo "${line%%=*}"
-	done
+# shellcheck disable=SC2086
+lost=$(qc_config_requested $fragments | while read -r line; do
+	case $line in
+	"# CONFIG_"*) sym=${line#\# }; sym=${sym%% *}; ! grep -q "^$sym=" "$cfg/.config" || echo "$sym" ;;
+	*) grep -qx "$line" "$cfg/.config" || echo "${line%%=*}" ;;
+	esac
 done | tr '\n' ' ')
 [ -z "$lost" ] || die "Kconfig dropped requested options for $label: ${lost}(check their dependencies in configs/)"
 cmp -s "$cfg/.config" "$out/.config" || cp "$cfg/.config" "$out/.config"

@@ -55,6 +55,15 @@ qc_variant_configs() {
 		echo "$QC_ROOT/configs/$_f"
 	done
 }
+# qc_config_requested FRAGMENT...: what the fragments ask of Kconfig, one
+# line per symbol ("CONFIG_X=v" or "# CONFIG_X is not set"), a later
+# fragment's word overriding an earlier one's, as merge_config.sh merges
+# them (a variant's fragment may turn off what guest.config turns on).
+qc_config_requested() {
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1 &/p' -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set.*/\1 &/p' "$@" |
+		awk '{ k = $1; l = $0; sub(/^[^ ]* /, "", l); if (!(k in last)) order[++n] = k; last[k] = l }
+			END { for (i = 1; i <= n; i++) print last[order[i]] }'
+}
 # qc_variant_audit VARIANT: the name of its audit list in tracing/probes/
 # (the guest gets it as qc.audit).
 qc_variant_audit() { qc_variant_field "$1" 5; }

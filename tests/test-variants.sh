@@ -6,16 +6,21 @@
 # drain-reach rule, the spin-wait list), or whose tree package is not
 # installed, is refused in one line naming what is missing, and nothing is
 # built: the cache is never created. Each refusal is made on a copy of the
-# repository with one thing broken. A probed function missing from a
-# build's System.map stops run.sh before the boot. Boots nothing, builds
-# nothing.
+# repository with one thing broken. Config fragments merge with the later
+# one's word winning, and what they ask must survive Kconfig (the config
+# step alone, on the 6.1 tree unpacked once per machine, ~10 s); a probed
+# function missing from a build's System.map stops run.sh before the boot.
+# Boots nothing, compiles no kernel.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# The cache the pristine trees are unpacked in once per machine (the
+# config checks below read the 6.1 tree there, never writing to it).
+real_cache=$(QC_ROOT=$root sh -c '. "$QC_ROOT/scripts/lib.sh" && echo "$QC_CACHE"')
 export QC_RESULTS="$scratch/results" QC_CACHE="$scratch/cache"
 
-ktap_plan 20
+ktap_plan 23
 
 # fresh: $fake, a copy of what the host scripts read, as the repository has it.
 fake=$scratch/repo
@@ -134,6 +139,35 @@ for a in $(qc_registry | awk '{ print $5 }' | sort -u); do
 done
 ktap_check "every audit list in patches/series names audit.list's triggers in its order${odd:+ (not:$odd)}" \
 	test -z "$odd" -a -n "$(triggers audit)"
+
+# Config fragments: a later fragment's word on a symbol overrides an
+# earlier one's, and what the merged request asks must survive Kconfig.
+printf 'CONFIG_A=y\nCONFIG_PREEMPT=y\n# CONFIG_B is not set\n' > "$scratch/one.config"
+printf '# CONFIG_PREEMPT is not set\nCONFIG_B=y\nCONFIG_C="x y"\n' > "$scratch/two.config"
+ktap_check "qc_config_requested: the last fragment's word on each symbol, in first-seen order" \
+	test "$(qc_config_requested "$scratch/one.config" "$scratch/two.config" | paste -sd'|' -)" = \
+	'CONFIG_A=y|# CONFIG_PREEMPT is not set|CONFIG_B=y|CONFIG_C="x y"'
+if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
+	# A cache of its own for the builds' outputs, sharing the pristine tree.
+	mkdir -p "$scratch/cfgcache"
+	ln -s "$(QC_CACHE=$real_cache qc_pristine_dir linux-source-6.1)" "$scratch/cfgcache/linux-source-6.1"
+	fresh
+	printf '# CONFIG_PREEMPT is not set\nCONFIG_PREEMPT_NONE=y\n' > "$fake/configs/none.config"
+	printf 'CONFIG_PREEMPT_RT=y\n' > "$fake/configs/rt.config"
+	cp "$fake/tracing/probes/spinlock.list" "$fake/tracing/probes/none.list"
+	cp "$fake/tracing/probes/spinlock.list" "$fake/tracing/probes/rt.list"
+	printf 'none drain_pages 1\nrt drain_pages 1\n' >> "$fake/bench/plugin/drain-reach.list"
+	printf 'none - linux-source-6.1 guest.config,none.config audit\nrt - linux-source-6.1 guest.config,rt.config audit\n' >> "$fake/patches/series"
+	ktap_check "a variant's fragment turns off what guest.config turns on (CONFIG_PREEMPT), and the config passes" \
+		sh -c "QC_ROOT='$fake' QC_CACHE='$scratch/cfgcache' '$fake/scripts/build.sh' --config-only none >/dev/null 2>&1"
+	# (build.sh's progress lines come first: the error is its last line)
+	expect_error "an option Kconfig drops is refused by name (PREEMPT_RT: 6.1's x86 has no ARCH_SUPPORTS_RT)" \
+		"Kconfig dropped requested options for rt: .*CONFIG_PREEMPT_RT" \
+		env QC_ROOT="$fake" QC_CACHE="$scratch/cfgcache" "$fake/scripts/build.sh" --config-only rt
+else
+	ktap_skip "a variant's fragment overrides guest.config: the 6.1 tree could not be unpacked"
+	ktap_skip "an option Kconfig drops is refused: no 6.1 tree"
+fi
 
 # A probe list naming a function the build lacks: caught from the build's
 # System.map before the guest boots (here, a build whose map lacks the
