@@ -305,13 +305,14 @@ qc_system_map() {
 	echo "$m"
 }
 # qc_check_probes VARIANT [FLAVOUR]: every function the variant's probe
-# lists (its exposure probes and its audit list) probe is a function of its
-# build, by the build's System.map: a name the tree renamed or the compiler
+# lists (the send-side origins.list every guest defines, its exposure
+# probes, its audit list) probe is a function of its build, by the build's
+# System.map: a name the tree renamed or the compiler
 # inlined is refused in one line before the guest boots, not by the
 # guest's kprobe_events minutes later.
 qc_check_probes() {
 	_map=$(qc_system_map "$1" "${2:-}") || exit 1
-	for _l in "tracing/probes/$1.list" "tracing/probes/$(qc_variant_audit "$1").list"; do
+	for _l in tracing/probes/origins.list "tracing/probes/$1.list" "tracing/probes/$(qc_variant_audit "$1").list"; do
 		for _fn in $(sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/\1/p' "$QC_ROOT/$_l" | sort -u); do
 			awk -v f="$_fn" '$3 == f && $2 ~ /^[tT]$/ { found = 1; exit } END { exit !found }' "$_map" ||
 				die "$_l probes $_fn, which the $1${2:+ ($2)} build does not have (not a function in $_map): name the function its tree has"

@@ -175,7 +175,8 @@ fi
 built=$scratch/built
 b=$built/build/wq
 mkdir -p "$b/arch/x86/boot" && : > "$b/arch/x86/boot/bzImage"
-sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/ffffffff81000000 T \1/p' "$root/tracing/probes/wq.list" "$root/tracing/probes/audit.list" > "$b/System.map"
+sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/ffffffff81000000 T \1/p' "$root/tracing/probes/origins.list" \
+	"$root/tracing/probes/wq.list" "$root/tracing/probes/audit.list" > "$b/System.map"
 ktap_check "a build whose System.map has every probed function passes" \
 	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib.sh' && qc_check_probes wq"
 sed -i '/ alloc_contig_range$/d' "$b/System.map"
