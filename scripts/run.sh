@@ -105,7 +105,7 @@ else
 	[ -f "$bdir/arch/x86/boot/bzImage" ] ||
 		die "variant $label is not built: run scripts/build.sh ${flavour:+--$flavour }$variant"
 fi
-qc_check_probes "$variant" "$flavour"
+qc_check_probes "$variant" "$flavour" "$scenario"
 
 if [ -n "$run_id" ]; then
 	[ -d "$QC_RESULTS/$run_id" ] || die "no run '$run_id' in $QC_RESULTS"

@@ -20,7 +20,7 @@ trap 'rm -rf "$scratch"' EXIT
 real_cache=$(QC_ROOT=$root sh -c '. "$QC_ROOT/scripts/lib.sh" && echo "$QC_CACHE"')
 export QC_RESULTS="$scratch/results" QC_CACHE="$scratch/cache"
 
-ktap_plan 23
+ktap_plan 25
 
 # fresh: $fake, a copy of what the host scripts read, as the repository has it.
 fake=$scratch/repo
@@ -170,18 +170,25 @@ else
 fi
 
 # A probe list naming a function the build lacks: caught from the build's
-# System.map before the guest boots (here, a build whose map lacks the
-# audit's alloc_contig_range, as a 6.12 build would).
+# System.map before the guest boots; the audit's list in the audit's guest
+# only (here, a build whose map lacks the audit's alloc_contig_range, as a
+# 6.12 build would, then an exposure probe's drain_pages_zone).
 built=$scratch/built
 b=$built/build/wq
 mkdir -p "$b/arch/x86/boot" && : > "$b/arch/x86/boot/bzImage"
 sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/ffffffff81000000 T \1/p' "$root/tracing/probes/origins.list" \
 	"$root/tracing/probes/wq.list" "$root/tracing/probes/audit.list" > "$b/System.map"
-ktap_check "a build whose System.map has every probed function passes" \
-	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib.sh' && qc_check_probes wq"
+ktap_check "a build whose System.map has every probed function passes, for the audit too" \
+	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib.sh' && qc_check_probes wq '' audit"
 sed -i '/ alloc_contig_range$/d' "$b/System.map"
-expect_one_error "a probed function the build lacks is refused before the guest boots, naming list and function" quietcore \
+expect_one_error "an audit probe's function the build lacks is refused before the audit's guest boots, naming list and function" quietcore \
 	"tracing/probes/audit.list probes alloc_contig_range, which the wq build does not have" \
+	env QC_CACHE="$built" "$root/scripts/run.sh" -V wq --no-build -s audit
+ktap_check "... while a guest that defines no audit probe passes the check" \
+	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib.sh' && qc_check_probes wq '' oslat"
+sed -i '/ drain_pages_zone$/d' "$b/System.map"
+expect_one_error "an exposure probe's function the build lacks is refused before any guest boots" quietcore \
+	"tracing/probes/wq.list probes drain_pages_zone, which the wq build does not have" \
 	env QC_CACHE="$built" "$root/scripts/run.sh" -V wq --no-build -s oslat
 ktap_check "... and no run was written" test ! -e "$QC_RESULTS"
 ktap_finish
