@@ -2,7 +2,8 @@
 # `make setup` as root once; everything else as an ordinary user.
 
 VARIANT  ?= spinlock
-VARIANTS ?= wq rcu spinlock
+# empty: the variants patches/series marks "default"
+VARIANTS ?=
 SCENARIO ?= hammer
 DURATION ?= 20
 ISOLATED ?= 1-3
@@ -41,7 +42,7 @@ run:
 		$(if $(RATE),--rate "$(RATE)")
 
 compare:
-	@scripts/compare.sh --variants "$(VARIANTS)" --scenario "$(SCENARIO)" \
+	@scripts/compare.sh $(if $(VARIANTS),--variants "$(VARIANTS)") --scenario "$(SCENARIO)" \
 		--duration "$(DURATION)" --isolated "$(ISOLATED)" --refill "$(REFILL)" $(if $(RATE),--rate "$(RATE)")
 
 # The isolation audit: the compare job with the audit scenario.
@@ -55,7 +56,7 @@ report:
 	@$(if $(REANALYZE),scripts/reanalyze.sh,scripts/report.sh) $(RUN)
 
 stress:
-	@scripts/stress.sh --duration "$(STRESS_SECONDS)" --variants "$(VARIANTS)" $(if $(RATE),--rate "$(RATE)")
+	@scripts/stress.sh --duration "$(STRESS_SECONDS)" $(if $(VARIANTS),--variants "$(VARIANTS)") $(if $(RATE),--rate "$(RATE)")
 
 test:
 	@tests/run.sh

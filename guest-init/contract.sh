@@ -15,6 +15,8 @@
 #   isolated      the isolated CPUs (boot.sh; nohz_full= etc. say the same)
 #   housekeeping  the other CPUs (boot.sh)
 #   probes        the variant whose tracing/probes/<variant>.list to use
+#   audit         the audit's trigger list, tracing/probes/<audit>.list
+#                 (patches/series names it per variant: names differ by tree)
 #   refill        the refill workload's CPUs, or "none"
 #   rate          param: drain_all_pages() calls/s of the hammer (default 100)
 #   bench_runs    param: pft runs of the bench scenario (default 5)
@@ -37,7 +39,7 @@
 # "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on), and
 # one that needs a guest other than the default says so on a "# qc-guest:"
 # line (scripts/lib.sh qc_guest_of reads it; audit: 5 vCPUs, two nodes).
-QC_GUEST_PARAMS="scenario duration isolated housekeeping probes refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
+QC_GUEST_PARAMS="scenario duration isolated housekeeping probes audit refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
 QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
 
 # --- a run: results/<run-id>/ -----------------------------------------------
@@ -79,6 +81,7 @@ QC_HAMMER_JSON=hammer.json  # hammer.sh qc_hammer_finish: the module's stats -> 
 QC_DECOY_JSON=decoy.json    # hammer.sh qc_decoy_finish: what the decoy sent and what ran -> tests
 QC_PLANTED=selftest-planted.txt  # measure.sh qc_selftest: "KIND CPU K" lines -> analyze.sh
 QC_AUDIT_TXT=audit.txt      # the audit scenario: "<trigger> <status> <what it did>" lines -> audit.sh
+QC_AUDIT_LIST=audit-triggers.list  # the audit scenario: the trigger list it fired (qc.audit's) -> audit.sh
 QC_STRESS_PHASES=stress-phases.txt  # the stress scenario's phases -> tests
 QC_VMSTAT_PRESSURE=vmstat-pressure.txt  # the stress scenario's reclaim counters
 QC_PFT=pft.jsonl            # the bench scenario: one pft run a line -> summarize.sh

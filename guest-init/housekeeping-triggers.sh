@@ -36,7 +36,8 @@ trigger_direct_reclaim() {
 }
 
 # ---- the isolation audit (scenario "audit") --------------------------------
-# One function per trigger of tracing/probes/audit.list, audit_<name>, run
+# One function per trigger of the audit lists (tracing/probes/audit.list,
+# each tree's list naming the same triggers), audit_<name>, run
 # on a housekeeping CPU in its own marked sub-window. Each prints one line
 # saying what it did. Exit status: 0 it ran, 1 it failed, 3 this guest
 # cannot run it (the line says why: the row is "not implemented" then).

@@ -23,17 +23,20 @@
 # that opened in the sub-window (any trigger's path may call it: memory
 # offline and contiguous allocation do) and how many of them freed pages
 # of that CPU, the evidence that a drain reached it.
-# The triggers and their probe functions come from tracing/probes/audit.list.
+# The triggers and their probe functions come from the audit list the guest
+# fired them from (DIR/audit-triggers.list, its copy of the variant's
+# tracing/probes/<audit>.list).
 set -eu
 . "$(dirname "$0")/lib.sh"
 dir=${1:?usage: audit.sh DIR ISOLATED} iso=${2:?usage: audit.sh DIR ISOLATED}
 need_cmd jq
 qa=$QC_ROOT/tracing/qc-analyze
-list=$QC_ROOT/tracing/probes/audit.list
+list=$dir/$QC_AUDIT_LIST
 [ -x "$qa" ] || die "$qa is not built: run make -C tracing"
 trace=$dir/$(qc_window_file trace "" dat) analysis=$dir/$QC_ANALYSIS.json
 [ -f "$trace" ] || die "$dir has no $(basename "$trace"): the audit's window was not traced"
 [ -f "$dir/$QC_AUDIT_TXT" ] || die "$dir has no $QC_AUDIT_TXT: the guest did not run the audit's triggers"
+[ -f "$list" ] || die "$dir has no $QC_AUDIT_LIST: the guest did not say which audit list it fired"
 [ -f "$analysis" ] || die "$dir has no $QC_ANALYSIS.json: run scripts/analyze.sh $dir $iso first"
 tasks=oslat,refill
 work=$dir/audit

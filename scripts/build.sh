@@ -1,25 +1,29 @@
 #!/bin/sh
-# build.sh [--debug] VARIANT: build VARIANT's guest kernel out of tree.
+# build.sh [--debug] [--config-only] VARIANT: build VARIANT's guest kernel
+# out of tree (--config-only: stop once the config is checked, seconds).
 #
-# tinyconfig + configs/guest.config (+ configs/debug.config with --debug),
-# every requested option checked after olddefconfig, then bzImage and the
-# project's guest module. make and ccache rebuild only what changed.
+# tinyconfig + the variant's config fragments (patches/series: guest.config
+# ...; + configs/debug.config with --debug), every requested option (a
+# later fragment's word winning) checked after olddefconfig, then bzImage
+# and the project's guest module. make and ccache rebuild only what changed.
 # Prints the build directory on success.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-flavour=
+flavour= config_only=no
 while [ $# -gt 0 ]; do
 	case $1 in
 	--debug) flavour=debug; shift ;;
-	-h|--help) echo "usage: $0 [--debug] VARIANT"; exit 0 ;;
-	-*) die "unknown option '$1' (usage: $0 [--debug] VARIANT)" ;;
+	--config-only) config_only=yes; shift ;;
+	-h|--help) echo "usage: $0 [--debug] [--config-only] VARIANT"; exit 0 ;;
+	-*) die "unknown option '$1' (usage: $0 [--debug] [--config-only] VARIANT)" ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 1 ] || die "usage: $0 [--debug] VARIANT"
+[ $# -eq 1 ] || die "usage: $0 [--debug] [--config-only] VARIANT"
 variant=$1
 check_variant "$variant"
+check_tree "$variant"
 need_cmd gcc make flex bison bc ccache git flock
 label=$variant${flavour:+ ($flavour)}
 
@@ -35,8 +39,7 @@ tree=$("$QC_ROOT/scripts/tree.sh" "$variant")
 out=$(qc_build_dir "$variant" "$flavour")
 mkdir -p "$out"
 
-fragments="$QC_ROOT/configs/guest.config"
-[ -z "$flavour" ] || fragments="$fragments $QC_ROOT/configs/$flavour.config"
+fragments=$(qc_variant_configs "$variant" "$flavour" | tr '\n' ' ')
 
 kmake() {
 	make -C "$tree" ARCH="$QC_ARCH" O="$1" CC="ccache gcc" \
@@ -56,13 +59,19 @@ make -s -C "$tree" ARCH="$QC_ARCH" O="$cfg" tinyconfig >"$cfg/log" 2>&1 ||
 	die "merging config fragments failed for $label: see $cfg/log"
 make -s -C "$tree" ARCH="$QC_ARCH" O="$cfg" olddefconfig >>"$cfg/log" 2>&1 ||
 	die "olddefconfig failed for $label: see $cfg/log"
-lost=$(for f in $fragments; do
-	grep -E '^CONFIG_[A-Z0-9_]+=' "$f" | while read -r line; do
-		grep -qx "$line" "$cfg/.config" || echo "${line%%=*}"
-	done
+# shellcheck disable=SC2086
+lost=$(qc_config_requested $fragments | while read -r line; do
+	case $line in
+	"# CONFIG_"*) sym=${line#\# }; sym=${sym%% *}; ! grep -q "^$sym=" "$cfg/.config" || echo "$sym" ;;
+	*) grep -qx "$line" "$cfg/.config" || echo "${line%%=*}" ;;
+	esac
 done | tr '\n' ' ')
 [ -z "$lost" ] || die "Kconfig dropped requested options for $label: ${lost}(check their dependencies in configs/)"
 cmp -s "$cfg/.config" "$out/.config" || cp "$cfg/.config" "$out/.config"
+if [ "$config_only" = yes ]; then
+	info "config of $label checked: every requested option survived olddefconfig ($out/.config)"
+	exit 0
+fi
 
 # One progress line per 250 objects keeps a cold build's log readable.
 count_objects() {

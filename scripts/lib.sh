@@ -8,8 +8,8 @@ QC_HOME=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 QC_CACHE=${QC_CACHE:-${XDG_CACHE_HOME:-$QC_HOME/.cache}/quietcore}
 QC_ARCH=x86_64
 QC_JOBS=${QC_JOBS:-$(nproc 2>/dev/null || echo 2)}
-QC_PRISTINE=$QC_CACHE/linux-source-6.1
-QC_TARBALL=${QC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+# Where Debian's linux-source-* packages put their tarballs.
+QC_SRC=${QC_SRC:-/usr/src}
 
 qc_prog=${qc_prog:-$(basename "$0" .sh)}
 # Every result file's name and every qc.* parameter (the results contract).
@@ -35,20 +35,89 @@ need_cmd() {
 	done
 }
 
-# Variants and their bases come from patches/series, nowhere else.
-qc_variants() { awk '!/^#/ && NF >= 2 { print $1 }' "$QC_ROOT/patches/series"; }
-qc_variant_base() {
-	awk -v v="$1" '!/^#/ && $1 == v { print $2; found = 1 } END { exit !found }' \
-		"$QC_ROOT/patches/series"
+# The variant registry, patches/series (its header says what each word
+# means): every variant, its base, tree, config and audit list come from
+# there, nowhere else.
+QC_SERIES=${QC_SERIES:-$QC_ROOT/patches/series}
+qc_registry() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$QC_SERIES"; }
+qc_variants() { qc_registry | awk '{ print $1 }'; }
+# qc_variant_field VARIANT N: word N of VARIANT's line; fails for an
+# unknown variant.
+qc_variant_field() {
+	qc_registry | awk -v v="$1" -v n="$2" '$1 == v { print $n; found = 1; exit } END { exit !found }'
 }
-# The variant patches/series marks as the baseline of comparisons (a third
-# word "baseline" on its line), if one is.
-qc_series_baseline() {
-	awk '!/^#/ && NF >= 3 && $3 == "baseline" { print $1; exit }' "$QC_ROOT/patches/series"
+qc_variant_base() { qc_variant_field "$1" 2; }
+qc_variant_tree() { qc_variant_field "$1" 3; }
+# qc_variant_configs VARIANT [FLAVOUR]: the config fragments, as paths, in
+# the order they merge; a flavour adds configs/<flavour>.config last.
+qc_variant_configs() {
+	for _f in $(qc_variant_field "$1" 4 | tr ',' ' ') ${2:+$2.config}; do
+		echo "$QC_ROOT/configs/$_f"
+	done
 }
+# qc_config_requested FRAGMENT...: what the fragments ask of Kconfig, one
+# line per symbol ("CONFIG_X=v" or "# CONFIG_X is not set"), a later
+# fragment's word overriding an earlier one's, as merge_config.sh merges
+# them (a variant's fragment may turn off what guest.config turns on).
+qc_config_requested() {
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1 &/p' -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set.*/\1 &/p' "$@" |
+		awk '{ k = $1; l = $0; sub(/^[^ ]* /, "", l); if (!(k in last)) order[++n] = k; last[k] = l }
+			END { for (i = 1; i <= n; i++) print last[order[i]] }'
+}
+# qc_variant_audit VARIANT: the name of its audit list in tracing/probes/
+# (the guest gets it as qc.audit).
+qc_variant_audit() { qc_variant_field "$1" 5; }
+# qc_variant_of LABEL: the variant of a guest's directory, named
+# VARIANT[-FLAVOUR][-TAG] by qc_label: the longest variant it starts with
+# (spinlock-6.12-debug is spinlock-6.12's, not spinlock's); fails if none.
+qc_variant_of() {
+	qc_variants | awk -v l="$1" 'l == $1 || index(l, $1 "-") == 1 { if (length($1) > length(v)) v = $1 }
+		END { if (v == "") exit 1; print v }'
+}
+# qc_series_marked MARK: the variants whose line carries MARK, in order.
+qc_series_marked() { qc_registry | awk -v m="$1" '{ for (i = 6; i <= NF; i++) if ($i == m) print $1 }'; }
+# The variants a job runs when VARIANTS is not given, on one line.
+qc_default_variants() { qc_series_marked default | paste -sd' ' -; }
+# The variant comparisons are made against, if one is marked "baseline".
+qc_series_baseline() { qc_series_marked baseline | head -n1; }
+# check_variant VARIANT: a variant the registry knows, whose line is
+# whole, and every file it needs there: each one missing fails in one line
+# naming it, before anything is built (a list found missing after a build
+# costs the build).
 check_variant() {
 	qc_variant_base "$1" >/dev/null ||
 		die "unknown variant '$1': choose one of: $(qc_variants | tr '\n' ' ')(see patches/series)"
+	[ -n "$(qc_variant_field "$1" 5)" ] ||
+		die "patches/series: variant '$1' names no base, tree, configs and audit list: write '<variant> <base> <tree> <configs> <audit>'"
+	_base=$(qc_variant_base "$1")
+	if [ "$_base" != - ]; then
+		qc_variant_base "$_base" >/dev/null ||
+			die "patches/series: the base '$_base' of variant '$1' is not a variant: name one, or '-' for the stock tree"
+		[ "$(qc_variant_tree "$_base")" = "$(qc_variant_tree "$1")" ] ||
+			die "patches/series: variant '$1' names tree $(qc_variant_tree "$1") but its base '$_base' is built from $(qc_variant_tree "$_base"): name the base's tree"
+	fi
+	for _f in "$QC_ROOT/tracing/probes/$1.list" "$QC_ROOT/tracing/probes/$(qc_variant_audit "$1").list" \
+		$(qc_variant_configs "$1") \
+		"$QC_DRAIN_REACH_LIST" "$QC_SPIN_WAIT_LIST"; do
+		[ -s "$_f" ] || die "variant '$1' needs ${_f#"$QC_ROOT"/}, which is missing or empty: add it (see patches/series)"
+	done
+	qc_drain_reach "$1" >/dev/null
+}
+# qc_tree_tarball TREE: the stock source a tree package installs.
+qc_tree_tarball() { echo "$QC_SRC/$1.tar.xz"; }
+# qc_tree_version TREE: the installed package's version (6.1.192-3), which
+# every run records: Debian's security archive moves.
+qc_tree_version() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || echo "(version unknown)"; }
+# qc_pristine_dir TREE: where that source is unpacked, once, never written.
+qc_pristine_dir() { echo "$QC_CACHE/$1"; }
+# check_tree VARIANT...: each variant's tree package is installed (a build
+# needs its source; a boot of an existing build does not).
+check_tree() {
+	for _v in "$@"; do
+		_t=$(qc_variant_tree "$_v")
+		[ -f "$(qc_tree_tarball "$_t")" ] ||
+			die "variant '$_v' is built from $_t, which is not installed ($(qc_tree_tarball "$_t") is missing): run 'sudo make setup'"
+	done
 }
 # The patch files of one variant, in the order they apply.
 qc_variant_patches() {
@@ -207,15 +276,17 @@ qc_cost_plugin() {
 		"$QC_CACHE/plugin/qc-cost.so" >&2 || die "bench/plugin/qc-cost.so does not build"
 	echo "$QC_CACHE/plugin/qc-cost.so"
 }
+QC_DRAIN_REACH_LIST=$QC_ROOT/bench/plugin/drain-reach.list
+QC_SPIN_WAIT_LIST=$QC_ROOT/bench/plugin/spin-wait.list
 # qc_drain_reach VARIANT: "FUNCTION PER" from bench/plugin/drain-reach.list.
 qc_drain_reach() {
-	r=$(awk -v v="$1" '$1 == v { print $2, $3 }' "$QC_ROOT/bench/plugin/drain-reach.list")
+	r=$(awk -v v="$1" '$1 == v { print $2, $3 }' "$QC_DRAIN_REACH_LIST")
 	[ -n "$r" ] || die "bench/plugin/drain-reach.list has no rule for variant '$1': add one"
 	echo "$r"
 }
 # qc_spin_wait: bench/plugin/spin-wait.list as a JSON array of names.
 qc_spin_wait() {
-	grep -v -e '^#' -e '^[[:space:]]*$' "$QC_ROOT/bench/plugin/spin-wait.list" |
+	grep -v -e '^#' -e '^[[:space:]]*$' "$QC_SPIN_WAIT_LIST" |
 		jq -Rsc 'split("\n") | map(select(length > 0))'
 }
 # qc_drain_runs DIR VARIANT: the counted drain of the cost directory DIR
@@ -232,6 +303,23 @@ qc_system_map() {
 	m=$(qc_build_dir "$1" "${2:-}")/System.map
 	[ -f "$m" ] || die "no System.map for $1 in $(dirname "$m"): build it (scripts/build.sh $1)"
 	echo "$m"
+}
+# qc_check_probes VARIANT FLAVOUR SCENARIO: every function the probe lists
+# the guest will define probe is a function of its build, by the build's
+# System.map: the send-side origins.list and the variant's exposure probes
+# in every guest, its audit list in the audit's. A name the tree renamed or
+# the compiler inlined is refused in one line before the guest boots, not
+# by the guest's kprobe_events minutes later.
+qc_check_probes() {
+	_map=$(qc_system_map "$1" "$2") || exit 1
+	_lists="tracing/probes/origins.list tracing/probes/$1.list"
+	[ "$3" != audit ] || _lists="$_lists tracing/probes/$(qc_variant_audit "$1").list"
+	for _l in $_lists; do
+		for _fn in $(sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/\1/p' "$QC_ROOT/$_l" | sort -u); do
+			awk -v f="$_fn" '$3 == f && $2 ~ /^[tT]$/ { found = 1; exit } END { exit !found }' "$_map" ||
+				die "$_l probes $_fn, which the $1${2:+ ($2)} build does not have (not a function in $_map): name the function its tree has"
+		done
+	done
 }
 
 # housekeeping_of ISOLATED SMP: the CPUs of 0..SMP-1 not in ISOLATED, as a list.

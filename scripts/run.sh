@@ -105,6 +105,7 @@ else
 	[ -f "$bdir/arch/x86/boot/bzImage" ] ||
 		die "variant $label is not built: run scripts/build.sh ${flavour:+--$flavour }$variant"
 fi
+qc_check_probes "$variant" "$flavour" "$scenario"
 
 if [ -n "$run_id" ]; then
 	[ -d "$QC_RESULTS/$run_id" ] || die "no run '$run_id' in $QC_RESULTS"
@@ -139,7 +140,7 @@ info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill o
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
 	${numa:+--numa "$numa"} --timeout "$timeout" ${plugin:+--plugin "$plugin"} \
-	--append "${kargs:+$kargs }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.refill=${refill:-none}$params"
+	--append "${kargs:+$kargs }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.audit=$(qc_variant_audit "$variant") qc.refill=${refill:-none}$params"
 # A splat fails the run whatever the scenario measured.
 if ! "$QC_ROOT/scripts/splats.sh" "$out/$QC_CONSOLE" > "$out/splats.txt"; then
 	die "kernel splat in the $label guest: $("$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" | cut -c1-200) (see $out/splats.txt)"
@@ -150,7 +151,7 @@ rm -f "$out/splats.txt"
 	echo "variant: $label"
 	echo "scenario: $scenario"
 	echo "duration_s: $duration"
-	echo "kernel_tree: linux-source-6.1 $(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null) + patches/$variant"
+	echo "kernel_tree: $(qc_variant_tree "$variant") $(qc_tree_version "$(qc_variant_tree "$variant")") + patches/$variant"
 } >> "$out/$QC_BOOT_PARAMS"
 echo "ok" > "$QC_STATUS_FILE"
 # A run of its own is judged as compare judges its runs (make report

@@ -6,8 +6,9 @@ set -eu
 qc_prog=setup
 . "$(dirname "$0")/lib.sh"
 
-# kernel source and build
-pkgs="linux-source-6.1 gcc make bc flex bison libelf-dev libssl-dev cpio xz-utils ccache git sparse kmod"
+# kernel sources: every tree patches/series builds from; and the build
+pkgs="$(qc_registry | awk '{ print $3 }' | sort -u | paste -sd' ' -)"
+pkgs="$pkgs gcc make bc flex bison libelf-dev libssl-dev cpio xz-utils ccache git sparse kmod"
 # guest: emulator, measurement tools, userland
 pkgs="$pkgs qemu-system-x86 rt-tests trace-cmd busybox-static"
 # host analysis and reports

@@ -1,25 +1,27 @@
 #!/bin/sh
-# stress.sh [--duration S] [--variants "wq rcu spinlock"] [--rate N] [--no-build]: the correctness
+# stress.sh [--duration S] [--variants LIST] [--rate N] [--no-build]: the correctness
 # stress of the kernel series. Each variant's debug build (lockdep,
 # PROVE_RCU, DEBUG_VM, DEBUG_LIST...) runs the "stress" scenario for S
-# seconds (default 300); run.sh fails a variant on any splat in its
+# seconds (default 300), the variants patches/series marks "default" unless
+# --variants names others; run.sh fails a variant on any splat in its
 # console. Logs land in results/<run-id>/<variant>-debug/.
 set -eu
 . "$(dirname "$0")/lib.sh"
-duration=300 variants="wq rcu spinlock" rate= isolated=1-3 build=yes
+duration=300 variants=$(qc_default_variants) rate= isolated=1-3 build=yes
 while [ $# -gt 0 ]; do
 	case $1 in
 	--duration) duration=$2; shift ;;
 	--variants) variants=$2; shift ;;
 	--rate) rate=$2; shift ;;
 	--no-build) build=no ;;
-	-h|--help) echo "usage: $0 [--duration S] [--variants LIST] [--rate N] [--no-build]"; exit 0 ;;
+	-h|--help) echo "usage: $0 [--duration S] [--variants LIST (default: $(qc_default_variants))] [--rate N] [--no-build]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
 done
 # Every input, checked once, before anything is built or written.
 qc_check_inputs "$variants" stress "$duration" "$isolated" "$QC_SMP" "$rate" none
+[ "$build" = no ] || check_tree $variants
 n=$(echo $variants | wc -w) i=0
 for v in $variants; do
 	i=$((i + 1))

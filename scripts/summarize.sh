@@ -108,17 +108,11 @@ variants=$(qc_kv "$runtxt" variants)
 # tagged bench or cost measured the allocator (timed here, counted by
 # alloc-cost.sh); the others are judged, in run.txt's variant order, and
 # a variant of run.txt with no judged guest at all is a failed one.
-variant_of() {
-	for _v in $(qc_variants); do
-		case $1 in "$_v"|"$_v"-*) echo "$_v"; return 0 ;; esac
-	done
-	return 1
-}
 guests=
 for d in "$run"/*/; do
 	g=$(basename "$d")
 	[ -d "$run/$g" ] && [ "$g" != "$QC_PLOTS" ] || continue
-	variant_of "$g" >/dev/null ||
+	qc_variant_of "$g" >/dev/null ||
 		refuse "$run/$g is not the directory of a variant in patches/series ($(qc_variants | tr '\n' ' ')): move it out of the run"
 	guests="$guests $g"
 done
@@ -126,7 +120,7 @@ judged= bench_guests=
 for v in $variants; do
 	found=
 	for g in $guests; do
-		[ "$(variant_of "$g")" = "$v" ] || continue
+		[ "$(qc_variant_of "$g")" = "$v" ] || continue
 		! is_cost "$g" || continue
 		if is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g" found=yes; fi
 	done
@@ -195,7 +189,7 @@ alloc_bench() {
 	for g in $bench_guests; do
 		f=$run/$g/$QC_PFT
 		[ -s "$f" ] || continue
-		jq -r .faults_per_sec "$f" > "$b/$(variant_of "$g")"
+		jq -r .faults_per_sec "$f" > "$b/$(qc_variant_of "$g")"
 	done
 	if [ -n "$(ls "$b")" ]; then
 		make -s -f "$QC_ROOT/bench/Makefile" BENCH_OUT="$tmp" "$tmp/welch" >/dev/null ||

@@ -1,8 +1,10 @@
 #!/bin/sh
-# tree.sh VARIANT: make sure the pristine linux-source-6.1 tree is unpacked in
-# the cache and VARIANT's patched copy exists, up to date with patches/.
+# tree.sh VARIANT: make sure the pristine tree VARIANT is built from
+# (patches/series: linux-source-6.1, ...) is unpacked in the cache, each
+# tree in a directory of its own, and VARIANT's patched copy exists, up to
+# date with patches/.
 #
-# The pristine tree is never written to. A variant tree is a hard-linked copy
+# A pristine tree is never written to. A variant tree is a hard-linked copy
 # of its base (git apply replaces a file rather than writing through the
 # link), rebuilt only when the patch stack changes, and only moved into place
 # once every patch applied: a half-patched tree is never left behind.
@@ -14,22 +16,27 @@ usage() { echo "usage: $0 VARIANT   (variants: $(qc_variants | tr '\n' ' '))"; }
 case $1 in -h|--help) usage; exit 0 ;; esac
 variant=$1
 check_variant "$variant"
+check_tree "$variant"
+tree=$(qc_variant_tree "$variant")
+tarball=$(qc_tree_tarball "$tree")
+pristine=$(qc_pristine_dir "$tree")
 
+# The tarball holds one directory named after the package; a new upload of
+# the package (a new size or time) unpacks afresh.
 ensure_pristine() {
-	[ -f "$QC_TARBALL" ] ||
-		die "kernel source $QC_TARBALL is missing: run 'sudo make setup' (installs linux-source-6.1)"
-	want=$(stat -c '%s %Y' "$QC_TARBALL")
-	if [ -f "$QC_PRISTINE/.qc-pristine" ] && [ "$(cat "$QC_PRISTINE/.qc-pristine")" = "$want" ]; then
+	want=$(stat -c '%s %Y' "$tarball")
+	if [ -f "$pristine/.qc-pristine" ] && [ "$(cat "$pristine/.qc-pristine")" = "$want" ]; then
 		return
 	fi
-	info "unpacking $QC_TARBALL into $QC_CACHE (once)"
+	info "unpacking $tarball into $QC_CACHE (once)"
 	mkdir -p "$QC_CACHE"
 	tmp=$QC_CACHE/.unpack.$$
 	rm -rf "$tmp" && mkdir -p "$tmp"
-	tar -xf "$QC_TARBALL" -C "$tmp" || { rm -rf "$tmp"; die "could not unpack $QC_TARBALL"; }
-	rm -rf "$QC_PRISTINE"
-	mv "$tmp/linux-source-6.1" "$QC_PRISTINE" && rmdir "$tmp"
-	echo "$want" > "$QC_PRISTINE/.qc-pristine"
+	tar -xf "$tarball" -C "$tmp" || { rm -rf "$tmp"; die "could not unpack $tarball"; }
+	[ -d "$tmp/$tree" ] || { rm -rf "$tmp"; die "$tarball holds no directory $tree/: is it the $tree package's source?"; }
+	rm -rf "$pristine"
+	mv "$tmp/$tree" "$pristine" && rm -rf "$tmp"
+	echo "$want" > "$pristine/.qc-pristine"
 }
 
 # Identity of a variant's patch stack: every patch of it and of its bases.
@@ -46,7 +53,7 @@ ensure_tree() {
 	v=$1
 	base=$(qc_variant_base "$v")
 	if [ "$base" = "-" ]; then
-		base_dir=$QC_PRISTINE
+		base_dir=$pristine
 	else
 		base_dir=$(ensure_tree "$base") || exit 1
 	fi
@@ -70,7 +77,9 @@ ensure_tree() {
 		if ! out=$(cd "$new" && git apply --whitespace=nowarn "$p" 2>&1); then
 			rm -rf "$new"
 			hunk=$(printf '%s\n' "$out" | grep -m1 'patch failed:' | sed 's/.*patch failed: //')
-			die "patch ${p#"$QC_ROOT"/} does not apply to the $base tree${hunk:+ (failing hunk at $hunk)}: rebase it onto linux-source-6.1 $(stat -c %y "$QC_TARBALL" | cut -d' ' -f1)"
+			on=$base
+			[ "$on" != - ] || on=stock
+			die "patch ${p#"$QC_ROOT"/} does not apply to the $on tree${hunk:+ (failing hunk at $hunk)}: rebase it onto $tree $(qc_tree_version "$tree")"
 		fi
 	done
 	echo "$id" > "$new/.qc-stack"

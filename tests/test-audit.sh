@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.." || exit 2
 FX=tests/fixtures/traces
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ktap_plan 33
+ktap_plan 34
 
 check() {
 	if [ "$2" = "$3" ]; then ktap_ok "$1"; else ktap_not_ok "$1"; ktap_diag "got:  $2" "want: $3"; fi
@@ -55,6 +55,8 @@ d=$tmp/wq
 mkdir -p "$d"
 cp "$FX/audit-wq.dat" "$d/trace.dat"
 cp "$FX/audit-wq.txt" "$d/audit.txt"
+# the list the guest fired, as the audit scenario keeps it (the contract)
+cp tracing/probes/audit.list "$d/$(. guest-init/contract.sh && echo "$QC_AUDIT_LIST")"
 tracing/qc-analyze --cpus 1-3 --task oslat --json "$d/analysis.json" --quiet "$d/trace.dat" 2>"$tmp/qa.err" ||
 	ktap_diag "qc-analyze refused the fixture: $(cat "$tmp/qa.err")"
 sh scripts/audit.sh "$d" 1-3 >"$tmp/audit.out" 2>&1 ||
@@ -140,4 +142,6 @@ mkdir -p "$tmp/empty"
 expect_error "audit.sh refuses a directory without trace.dat" "has no trace.dat" sh scripts/audit.sh "$tmp/empty" 1-3
 cp "$d/trace.dat" "$tmp/empty/"
 expect_error "audit.sh refuses a directory without audit.txt" "has no audit.txt" sh scripts/audit.sh "$tmp/empty" 1-3
+cp "$d/audit.txt" "$tmp/empty/"
+expect_error "audit.sh refuses a directory without the trigger list the guest fired" "has no audit-triggers.list" sh scripts/audit.sh "$tmp/empty" 1-3
 ktap_finish

@@ -15,7 +15,7 @@ expect_error "isolated CPU beyond the guest's CPUs is refused" \
 	"does not exist in a 4-CPU guest" "$root/scripts/run.sh" -c 1-4
 expect_error "malformed CPU list is refused" "is not a CPU list" "$root/scripts/run.sh" -c 3-1
 expect_error "unknown variant is refused, naming the known ones" \
-	"unknown variant 'vanilla': choose one of: spinlock wq rcu" "$root/scripts/run.sh" -V vanilla
+	"unknown variant 'vanilla': choose one of: wq rcu spinlock" "$root/scripts/run.sh" -V vanilla
 expect_error "unknown variant is refused by the build too" "unknown variant 'nope'" "$root/scripts/build.sh" nope
 expect_error "unknown scenario is refused" "unknown scenario 'bogus'" "$root/scripts/run.sh" -s bogus
 expect_error "zero duration is refused" "is not a whole number of seconds" "$root/scripts/run.sh" -d 0
@@ -75,7 +75,7 @@ ktap_check "... and built nothing: the cache was never created" test ! -e "$unto
 
 # A machine without the kernel source package: a fresh cache and no tarball.
 expect_error "missing kernel source names the package and make setup" \
-	"missing: run .sudo make setup. (installs linux-source-6.1)" env QC_CACHE="$scratch/cache" QC_TARBALL=/nonexistent.tar.xz \
+	"built from linux-source-6.1, which is not installed .*: run 'sudo make setup'" env QC_CACHE="$scratch/cache" QC_SRC="$scratch/nosrc" \
 	"$root/scripts/tree.sh" spinlock
 
 # A missing host tool names itself and the fix.
@@ -84,13 +84,18 @@ for t in sh dirname basename cat awk sed tr nproc; do ln -s "$(command -v $t)" "
 expect_error "a missing package is named with the fix" "'gcc' is not installed: run 'sudo make setup'" \
 	env PATH="$scratch/bin" "$root/scripts/build.sh" spinlock
 
-# A patch that no longer applies: a copy of the repo with one broken variant.
+# A patch that no longer applies: a copy of the repo with one broken variant
+# (with the lists every variant needs: scripts/lib.sh check_variant).
 fake=$scratch/repo
-mkdir -p "$fake/patches/broken"
-cp -r "$root/scripts" "$fake/"
+mkdir -p "$fake/patches/broken" "$fake/tracing" "$fake/bench/plugin"
+cp -r "$root/scripts" "$root/configs" "$fake/"
+cp -r "$root/tracing/probes" "$fake/tracing/"
+cp "$fake/tracing/probes/spinlock.list" "$fake/tracing/probes/broken.list"
+cp "$root/bench/plugin/spin-wait.list" "$fake/bench/plugin/"
+printf 'spinlock drain_pages 1\nbroken drain_pages 1\n' > "$fake/bench/plugin/drain-reach.list"
 # The host's library sources the results contract.
 mkdir -p "$fake/guest-init" && cp "$root/guest-init/contract.sh" "$fake/guest-init/"
-printf 'spinlock -\nbroken -\n' > "$fake/patches/series"
+printf 'spinlock - linux-source-6.1 guest.config audit\nbroken - linux-source-6.1 guest.config audit\n' > "$fake/patches/series"
 cat > "$fake/patches/broken/0001-break.patch" <<'PATCH'
 diff --git a/mm/page_alloc.c b/mm/page_alloc.c
 --- a/mm/page_alloc.c
@@ -104,7 +109,7 @@ PATCH
 # The pristine tree is unpacked once per machine; this check needs it.
 if "$root/scripts/tree.sh" spinlock >/dev/null; then
 	expect_error "a patch that does not apply names the file and the hunk" \
-		"patch patches/broken/0001-break.patch does not apply.*mm/page_alloc.c:1" \
+		"patch patches/broken/0001-break.patch does not apply to the stock tree.*mm/page_alloc.c:1.*rebase it onto linux-source-6.1 " \
 		env QC_ROOT="$fake" "$fake/scripts/tree.sh" broken
 	ktap_check "no half-patched tree is left behind" \
 		sh -c "! ls -d '${QC_CACHE:-$HOME/.cache/quietcore}'/trees/broken* 2>/dev/null"

@@ -17,11 +17,12 @@ trap 'rm -rf "$scratch"' EXIT
 ktap_require git
 ktap_plan 10
 "$root/scripts/tree.sh" spinlock > /dev/null 2>&1 || ktap_diag "could not unpack the pristine tree"
+pristine=$(qc_pristine_dir "$(qc_variant_tree spinlock)")
 
 # apply_stack VARIANT DIR: a fresh hard-linked copy of the pristine tree
 # with VARIANT's whole stack applied in order, as scripts/tree.sh does.
 apply_stack() {
-	rm -rf "$2" && cp -al "$QC_PRISTINE" "$2" || return 1
+	rm -rf "$2" && cp -al "$pristine" "$2" || return 1
 	stack= v=$1
 	while [ "$v" != "-" ]; do stack="$v $stack"; v=$(qc_variant_base "$v"); done
 	for v in $stack; do
@@ -35,7 +36,7 @@ ktap_check "rcu applies on top of wq in order" apply_stack rcu "$scratch/rcu"
 
 checkpatch_clean() {
 	for p in $(qc_variant_patches "$1"); do
-		out=$(cd "$QC_PRISTINE" && ./scripts/checkpatch.pl --strict --no-tree -q "$p" 2>&1)
+		out=$(cd "$pristine" && ./scripts/checkpatch.pl --strict --no-tree -q "$p" 2>&1)
 		left=$(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK):' | grep -v "Unknown commit id")
 		[ -z "$left" ] || { ktap_diag "$(basename "$p"): $left"; return 1; }
 	done

@@ -1,7 +1,8 @@
 # Scenario "audit": which housekeeping operations interrupt an isolated
 # CPU. The isolated CPUs run the measured workloads of the hammer scenario
 # (oslat on the first, refill on the others) for one window; inside it,
-# from the housekeeping CPU, each trigger of tracing/probes/audit.list
+# from the housekeeping CPU, each trigger of the kernel's audit list
+# (tracing/probes/<qc.audit>.list, kept as /results/$QC_AUDIT_LIST)
 # (guest-init/housekeeping-triggers.sh: audit_<name>) fires in its own sub-window
 #     "qc: audit <name> start" .. "qc: audit <name> end"
 # in the list's order, with a quiet gap of QC_AUDIT_GAP (>= 1) s before
@@ -37,8 +38,12 @@ c=0
 while [ $((CL_MASK >> c)) -gt 1 ]; do c=$((c + 1)); done
 export QC_AUDIT_ISO_CPU=$c
 
-# The triggers, in order, from the one list.
-triggers=$(sed -n 's|^p:qcaudit/\([a-z_]*\) .*|\1|p' /qc/tracing/probes/audit.list)
+# The triggers, in order, from the one list, which goes home with the
+# results: scripts/audit.sh reads the triggers and probes this guest used.
+audit_list=/qc/tracing/probes/${QC_AUDIT:-}.list
+[ -f "$audit_list" ] || { qc_say "no audit list '${QC_AUDIT:-}' (qc.audit=, $audit_list)"; exit 2; }
+cp "$audit_list" "/results/$QC_AUDIT_LIST"
+triggers=$(sed -n 's|^p:qcaudit/\([a-z_]*\) .*|\1|p' "$audit_list")
 qc_audit_run() {
 	(
 		set +e
@@ -65,7 +70,7 @@ qc_window_done() { [ -f /tmp/audit.done ]; }
 QC_WINDOW_GRACE=300
 : > "/results/$QC_AUDIT_TXT"
 variant_probes=$QC_PROBES
-QC_PROBES="$variant_probes audit"
+QC_PROBES="$variant_probes $QC_AUDIT"
 qc_window "" 1 qc_audit_run
 QC_PROBES=$variant_probes
 a=/results/$QC_AUDIT_TXT

@@ -1,0 +1,194 @@
+#!/bin/sh
+# The variant registry (patches/series) and its checks before any build:
+# the jobs' default variants come from its "default" marks; a variant
+# whose line is incomplete or inconsistent, or which lacks a file it needs
+# (its exposure probes, its audit list, a config fragment, its
+# drain-reach rule, the spin-wait list), or whose tree package is not
+# installed, is refused in one line naming what is missing, and nothing is
+# built: the cache is never created. Each refusal is made on a copy of the
+# repository with one thing broken. Config fragments merge with the later
+# one's word winning, and what they ask must survive Kconfig (the config
+# step alone, on the 6.1 tree unpacked once per machine, ~10 s); a probed
+# function missing from a build's System.map stops run.sh before the boot.
+# Boots nothing, compiles no kernel.
+. "$(dirname "$0")/ktap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+# The cache the pristine trees are unpacked in once per machine (the
+# config checks below read the 6.1 tree there, never writing to it).
+real_cache=$(QC_ROOT=$root sh -c '. "$QC_ROOT/scripts/lib.sh" && echo "$QC_CACHE"')
+export QC_RESULTS="$scratch/results" QC_CACHE="$scratch/cache"
+
+ktap_plan 25
+
+# fresh: $fake, a copy of what the host scripts read, as the repository has it.
+fake=$scratch/repo
+fresh() {
+	rm -rf "$fake"
+	mkdir -p "$fake/tracing" "$fake/bench/plugin" "$fake/guest-init" "$fake/patches"
+	cp -r "$root/scripts" "$root/configs" "$fake/"
+	cp -r "$root/tracing/probes" "$fake/tracing/"
+	cp "$root"/bench/plugin/*.list "$fake/bench/plugin/"
+	cp "$root/patches/series" "$fake/patches/"
+	cp -r "$root/guest-init/scenarios" "$root/guest-init/contract.sh" "$fake/guest-init/"
+}
+# nothing_built: a refusal made no cache (a diagnostic on the check before).
+nothing_built() { [ ! -e "$QC_CACHE" ] || { ktap_diag "... but $QC_CACHE was created"; rm -rf "$QC_CACHE"; }; }
+# refused DESCRIPTION PATTERN COMMAND...: one "quietcore: error:" line
+# matching PATTERN, from the copy's scripts, and no cache made. (The jobs
+# that boot guests are called by expect_one_error itself, as
+# tests/check-boots.awk wants of a fast program.)
+refused() {
+	desc=$1 pattern=$2
+	shift 2
+	expect_one_error "$desc" quietcore "$pattern" env QC_ROOT="$fake" "$@"
+	nothing_built
+}
+
+# The defaults: the variants marked "default", in the registry's order, for
+# compare (make audit is compare) and stress alike; nothing else names them.
+. "$root/scripts/lib.sh"
+marked=$(awk '!/^#/ && / default( |$)/ { print $1 }' "$root/patches/series" | paste -sd' ' -)
+ktap_check "the default variants are those patches/series marks 'default' ($marked)" \
+	test -n "$marked" -a "$(qc_default_variants)" = "$marked"
+written=$(for f in Makefile compare stress; do
+	case $f in Makefile) p=$root/Makefile ;; *) p=$root/scripts/$f.sh ;; esac
+	grep -nE '(wq|rcu|spinlock)[ ,]+(wq|rcu|spinlock)' "$p" /dev/null | grep -v '^[^:]*:[0-9]*:[[:space:]]*#'
+done)
+ktap_check "no variant list is written out in the Makefile or the compare and stress jobs${written:+ ($written)}" \
+	test -z "$written"
+# A variant the copy's registry marks default, lacking its probes: the
+# jobs run without VARIANTS refuse it by name, so their default is the
+# registry's.
+fresh
+echo "extra - linux-source-6.1 guest.config audit default" >> "$fake/patches/series"
+expect_one_error "compare without --variants runs the registry's defaults (the new 'extra' among them)" quietcore \
+	"variant 'extra' needs tracing/probes/extra.list" env QC_ROOT="$fake" "$fake/scripts/compare.sh"
+nothing_built
+expect_one_error "... and so does stress" quietcore \
+	"variant 'extra' needs tracing/probes/extra.list" env QC_ROOT="$fake" "$fake/scripts/stress.sh"
+nothing_built
+
+# A guest's directory names its variant by the longest registered prefix:
+# a variant named after another plus a suffix is told apart from it.
+fresh
+echo "spinlock-x - linux-source-6.1 guest.config audit" >> "$fake/patches/series"
+ktap_check "qc_variant_of: spinlock-x-debug-cost is spinlock-x's, spinlock-debug spinlock's, nosuch no one's" \
+	test "$(QC_SERIES=$fake/patches/series; qc_variant_of spinlock-x-debug-cost; qc_variant_of spinlock-debug;
+		qc_variant_of nosuch-debug || echo none)" = "$(printf 'spinlock-x\nspinlock\nnone')"
+
+# Each file a variant needs, missing: refused by name before any build.
+fresh
+rm "$fake/tracing/probes/wq.list"
+refused "a variant without its exposure probes is refused before the build" \
+	"variant 'wq' needs tracing/probes/wq.list, which is missing" "$fake/scripts/build.sh" wq
+expect_one_error "... and by compare before it builds the variants before it" quietcore \
+	"variant 'wq' needs tracing/probes/wq.list" env QC_ROOT="$fake" "$fake/scripts/compare.sh" --variants "spinlock wq"
+nothing_built
+fresh
+rm "$fake/tracing/probes/audit.list"
+refused "a variant without its audit list is refused" \
+	"variant 'wq' needs tracing/probes/audit.list, which is missing" "$fake/scripts/build.sh" wq
+fresh
+sed -i 's/^\(wq .*\)guest\.config/\1guest.config,nosuch.config/' "$fake/patches/series"
+refused "a variant whose config fragment is missing is refused, naming the fragment" \
+	"variant 'wq' needs configs/nosuch.config, which is missing" "$fake/scripts/build.sh" wq
+fresh
+sed -i '/^wq /d' "$fake/bench/plugin/drain-reach.list"
+expect_one_error "a variant without a drain-reach rule is refused" quietcore \
+	"drain-reach.list has no rule for variant 'wq'" env QC_ROOT="$fake" "$fake/scripts/run.sh" -V wq
+nothing_built
+fresh
+: > "$fake/bench/plugin/spin-wait.list"
+refused "an empty spin-wait list is refused" \
+	"needs bench/plugin/spin-wait.list, which is missing or empty" "$fake/scripts/build.sh" spinlock
+
+# The registry's own lines.
+fresh
+echo "odd -" >> "$fake/patches/series"
+refused "a registry line without tree, configs and audit list is refused" \
+	"variant 'odd' names no base, tree, configs and audit list" "$fake/scripts/build.sh" odd
+fresh
+echo "orphan nosuch linux-source-6.1 guest.config audit" >> "$fake/patches/series"
+refused "a variant whose base is not a variant is refused" \
+	"the base 'nosuch' of variant 'orphan' is not a variant" "$fake/scripts/build.sh" orphan
+fresh
+echo "mixed wq linux-source-9.9 guest.config audit" >> "$fake/patches/series"
+refused "a variant on another tree than its base's is refused" \
+	"variant 'mixed' names tree linux-source-9.9 but its base 'wq' is built from linux-source-6.1" \
+	"$fake/scripts/build.sh" mixed
+
+# A tree package that is not installed: named, with the fix, before any build.
+fresh
+refused "a variant whose tree is not installed names the package and make setup" \
+	"variant 'spinlock' is built from linux-source-6.1, which is not installed (.* is missing): run 'sudo make setup'" \
+	env QC_SRC="$scratch/nosrc" "$fake/scripts/build.sh" spinlock
+expect_one_error "... and compare refuses before building the variants before it" quietcore \
+	"variant 'wq' is built from linux-source-6.1, which is not installed" \
+	env QC_ROOT="$fake" QC_SRC="$scratch/nosrc" "$fake/scripts/compare.sh" --variants "wq rcu"
+nothing_built
+
+# Every tree's audit list fires audit.list's triggers in its order (the
+# guest has one audit_<name> per trigger, and the cross-kernel audit one row
+# per trigger); only the probed functions may differ.
+triggers() { sed -n 's|^p:qcaudit/\([a-z_]*\) .*|\1|p' "$root/tracing/probes/$1.list" | paste -sd' ' -; }
+odd=
+for a in $(qc_registry | awk '{ print $5 }' | sort -u); do
+	[ "$(triggers "$a")" = "$(triggers audit)" ] || odd="$odd $a"
+done
+ktap_check "every audit list in patches/series names audit.list's triggers in its order${odd:+ (not:$odd)}" \
+	test -z "$odd" -a -n "$(triggers audit)"
+
+# Config fragments: a later fragment's word on a symbol overrides an
+# earlier one's, and what the merged request asks must survive Kconfig.
+printf 'CONFIG_A=y\nCONFIG_PREEMPT=y\n# CONFIG_B is not set\n' > "$scratch/one.config"
+printf '# CONFIG_PREEMPT is not set\nCONFIG_B=y\nCONFIG_C="x y"\n' > "$scratch/two.config"
+ktap_check "qc_config_requested: the last fragment's word on each symbol, in first-seen order" \
+	test "$(qc_config_requested "$scratch/one.config" "$scratch/two.config" | paste -sd'|' -)" = \
+	'CONFIG_A=y|# CONFIG_PREEMPT is not set|CONFIG_B=y|CONFIG_C="x y"'
+if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
+	# A cache of its own for the builds' outputs, sharing the pristine tree.
+	mkdir -p "$scratch/cfgcache"
+	ln -s "$(QC_CACHE=$real_cache qc_pristine_dir linux-source-6.1)" "$scratch/cfgcache/linux-source-6.1"
+	fresh
+	printf '# CONFIG_PREEMPT is not set\nCONFIG_PREEMPT_NONE=y\n' > "$fake/configs/none.config"
+	printf 'CONFIG_PREEMPT_RT=y\n' > "$fake/configs/rt.config"
+	cp "$fake/tracing/probes/spinlock.list" "$fake/tracing/probes/none.list"
+	cp "$fake/tracing/probes/spinlock.list" "$fake/tracing/probes/rt.list"
+	printf 'none drain_pages 1\nrt drain_pages 1\n' >> "$fake/bench/plugin/drain-reach.list"
+	printf 'none - linux-source-6.1 guest.config,none.config audit\nrt - linux-source-6.1 guest.config,rt.config audit\n' >> "$fake/patches/series"
+	ktap_check "a variant's fragment turns off what guest.config turns on (CONFIG_PREEMPT), and the config passes" \
+		sh -c "QC_ROOT='$fake' QC_CACHE='$scratch/cfgcache' '$fake/scripts/build.sh' --config-only none >/dev/null 2>&1"
+	# (build.sh's progress lines come first: the error is its last line)
+	expect_error "an option Kconfig drops is refused by name (PREEMPT_RT: 6.1's x86 has no ARCH_SUPPORTS_RT)" \
+		"Kconfig dropped requested options for rt: .*CONFIG_PREEMPT_RT" \
+		env QC_ROOT="$fake" QC_CACHE="$scratch/cfgcache" "$fake/scripts/build.sh" --config-only rt
+else
+	ktap_skip "a variant's fragment overrides guest.config: the 6.1 tree could not be unpacked"
+	ktap_skip "an option Kconfig drops is refused: no 6.1 tree"
+fi
+
+# A probe list naming a function the build lacks: caught from the build's
+# System.map before the guest boots; the audit's list in the audit's guest
+# only (here, a build whose map lacks the audit's alloc_contig_range, as a
+# 6.12 build would, then an exposure probe's drain_pages_zone).
+built=$scratch/built
+b=$built/build/wq
+mkdir -p "$b/arch/x86/boot" && : > "$b/arch/x86/boot/bzImage"
+sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/ffffffff81000000 T \1/p' "$root/tracing/probes/origins.list" \
+	"$root/tracing/probes/wq.list" "$root/tracing/probes/audit.list" > "$b/System.map"
+ktap_check "a build whose System.map has every probed function passes, for the audit too" \
+	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib.sh' && qc_check_probes wq '' audit"
+sed -i '/ alloc_contig_range$/d' "$b/System.map"
+expect_one_error "an audit probe's function the build lacks is refused before the audit's guest boots, naming list and function" quietcore \
+	"tracing/probes/audit.list probes alloc_contig_range, which the wq build does not have" \
+	env QC_CACHE="$built" "$root/scripts/run.sh" -V wq --no-build -s audit
+ktap_check "... while a guest that defines no audit probe passes the check" \
+	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib.sh' && qc_check_probes wq '' oslat"
+sed -i '/ drain_pages_zone$/d' "$b/System.map"
+expect_one_error "an exposure probe's function the build lacks is refused before any guest boots" quietcore \
+	"tracing/probes/wq.list probes drain_pages_zone, which the wq build does not have" \
+	env QC_CACHE="$built" "$root/scripts/run.sh" -V wq --no-build -s oslat
+ktap_check "... and no run was written" test ! -e "$QC_RESULTS"
+ktap_finish
