@@ -15,7 +15,7 @@ QA=tracing/qc-analyze
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ktap_plan 14
+ktap_plan 15
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
 analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
 # q NAME FILTER: jq over the explained interruptions of NAME, slurped.
@@ -68,4 +68,13 @@ ktap_check "... names the send-side event it lacks ($(jq -c .origin_probes "$tmp
 	test "$(jq '.origin_probes.complete == false and (.origin_probes.missing | test("qcsend:"))' "$tmp/old.json")" = true
 ktap_check "... and has no origins for any CPU, nor an explained interruption" \
 	test "$(jq '[.cpus[].origins] == [null, null, null]' "$tmp/old.json")/$(wc -l < "$tmp/old.jsonl")" = true/0
+# A --json or --explain target that is no regular file (/dev/null, a pipe)
+# is written in place: renamed over, run as root, /dev/null would become a
+# file (it did, once, this way).
+mkfifo "$tmp/j" "$tmp/x"
+cat "$tmp/j" > "$tmp/j.out" & cat "$tmp/x" > "$tmp/x.out" &
+"$QA" --cpus 1-3 --json "$tmp/j" --explain "$tmp/x" --quiet "$FX/origins-wq.dat" 2>/dev/null
+wait
+ktap_check "a pipe as --json and --explain is written in place, still a pipe ($(wc -l < "$tmp/x.out") lines explained)" \
+	test -p "$tmp/j" -a -p "$tmp/x" -a "$(jq -c .origin_probes "$tmp/j.out" 2>/dev/null)" = '{"complete":true,"missing":null}' -a -s "$tmp/x.out"
 ktap_finish

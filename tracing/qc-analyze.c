@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "analyze.h"
 #include "qc-util.h"
@@ -239,6 +240,18 @@ static void print_table(FILE *f, struct analysis *a)
 	fprintf(f, "total: %ld interruptions, %ld charged to the drain\n", a->total, a->charged_total);
 }
 
+/*
+ * Is @path a regular file or not there yet? Only then is it written whole
+ * beside and renamed over: renamed over /dev/null, run as root, a file
+ * would replace the machine's device.
+ */
+static int regular_or_new(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
 /* "a,b,c" -> {"a", "b", "c", NULL}; a name must be a C identifier. */
 static const char *const *split_functions(const char *list)
 {
@@ -355,8 +368,14 @@ int main(int argc, char **argv)
 			qc_die(2, "%s", err);
 		a.drain_causes = &dc;
 	}
-	/* Written beside, renamed once the analysis is complete. */
-	if (explain) {
+	/* Written beside, renamed once the analysis is complete (a device
+	   such as /dev/null is written in place, never replaced). */
+	if (explain && !regular_or_new(explain)) {
+		a.explain = fopen(explain, "w");
+		if (!a.explain)
+			qc_die(2, "cannot write %s", explain);
+		explain = NULL;
+	} else if (explain) {
 		if (asprintf(&explain_tmp, "%s.tmp", explain) < 0)
 			qc_die(2, "out of memory");
 		a.explain = fopen(explain_tmp, "w");
@@ -382,6 +401,15 @@ int main(int argc, char **argv)
 	if (json && !strcmp(json, "-")) {
 		write_json(stdout, &a, a.drain_causes);
 		quiet = 1;
+	} else if (json && !regular_or_new(json)) {
+		/* a device or a pipe (/dev/null): written in place, never replaced */
+		FILE *f = fopen(json, "w");
+
+		if (!f)
+			qc_die(2, "cannot write %s", json);
+		write_json(f, &a, a.drain_causes);
+		if (fclose(f))
+			qc_die(2, "cannot write %s", json);
 	} else if (json) {
 		char *tmp;
 		FILE *f;
