@@ -72,7 +72,8 @@ ktap_check "... and has no origins for any CPU, nor an explained interruption" \
 # is written in place: renamed over, run as root, /dev/null would become a
 # file (it did, once, this way).
 mkfifo "$tmp/j" "$tmp/x"
-cat "$tmp/j" > "$tmp/j.out" & cat "$tmp/x" > "$tmp/x.out" &
+# (a reader that never gets a writer gives up after 10 s: a fail, not a hang)
+timeout 10 cat "$tmp/j" > "$tmp/j.out" & timeout 10 cat "$tmp/x" > "$tmp/x.out" &
 "$QA" --cpus 1-3 --json "$tmp/j" --explain "$tmp/x" --quiet "$FX/origins-wq.dat" 2>/dev/null
 wait
 ktap_check "a pipe as --json and --explain is written in place, still a pipe ($(wc -l < "$tmp/x.out") lines explained)" \
