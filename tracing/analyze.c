@@ -292,7 +292,8 @@ static int scan(struct ctx *c, const char *file)
 	if (!h)
 		return -1;
 	drains_init(&c->drains, c->tep);
-	origins_init(&c->origins, c->tep, tep_get_cpus(c->tep));
+	if (c->before)	/* the send side of this trace, not of a --calls-from one */
+		origins_init(&c->origins, c->tep, tep_get_cpus(c->tep));
 	c->lost_cpu = -1;
 	if (tracecmd_iterate_events(h, NULL, 0, scan_event, c) < 0 || refused(c)) {
 		if (!refused(c))
@@ -394,11 +395,8 @@ static int overlay_calls(struct ctx *c)
 	struct analysis other = { .file = c->a->calls_from };
 	struct ctx o = { .a = &other, .err = c->err, .errlen = c->errlen };
 
-	if (scan(&o, other.file)) {
-		origins_free(&o.origins);
+	if (scan(&o, other.file))
 		return -1;
-	}
-	origins_free(&o.origins);
 	if (!o.drains.probes) {
 		set_err(c->err, c->errlen, "%s (--calls-from) has no exposure probes: no drain calls to overlay",
 			other.file);

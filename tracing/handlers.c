@@ -101,11 +101,13 @@ static int drains_scan(struct qc_ev *e)
 
 /*
  * The send side and the receive side's flush points, read by origins.c
- * (origins.h names the events and the fields it reads).
+ * (origins.h names the events and the fields it reads); not in a
+ * --calls-from trace, whose drain calls alone are overlaid.
  */
 static int origins_scan(struct qc_ev *e)
 {
-	origins_record(&e->c->origins, e->c->tep, e->r, e->cpu);
+	if (e->c->before)
+		origins_record(&e->c->origins, e->c->tep, e->r, e->cpu);
 	return 0;
 }
 

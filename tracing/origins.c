@@ -494,16 +494,22 @@ static bool fname_is(const struct origins *o, const struct send *s, const char *
 	return s->fname >= 0 && !strcmp(o->stacks[s->fname], fn);
 }
 
+/* The first send after @floor, searched back from send @end. */
+static long sends_since(const struct origins *o, long end, unsigned long long floor)
+{
+	while (end > 0 && o->v[end - 1].ns > floor)
+		end--;
+	return end;
+}
+
 /* The sends of @kinds (bits) to @cpu in (@floor, @ns], oldest first. */
 static void collect(struct origins *o, const struct interruption *in,
 		    unsigned int kinds, unsigned long long floor,
 		    const char *fn, bool first_only, struct origin *out)
 {
-	long end = sends_after(o, in->ns), i, start = end;
+	long end = sends_after(o, in->ns), i;
 
-	while (start > 0 && o->v[start - 1].ns > floor)
-		start--;
-	for (i = start; i < end; i++) {
+	for (i = sends_since(o, end, floor); i < end; i++) {
 		struct send *s = &o->v[i];
 
 		if (!(kinds >> s->kind & 1) || !targets(s, in->cpu) || !unmatched(s, in->cpu))
@@ -530,13 +536,21 @@ static const char *callback_of(const char *cause)
 	return p ? p + 1 : NULL;
 }
 
+/*
+ * Where a vector's candidates start: the CPU's last flush of @what (bits)
+ * before the vector, or HORIZON_NS back, whichever is later.
+ */
+static unsigned long long flush_floor(const struct origins *o, const struct interruption *in,
+				      unsigned int what)
+{
+	unsigned long long floor = last_flush(o, in->cpu, what, in->vec_ns);
+
+	return floor > back(in->ns, HORIZON_NS) ? floor : back(in->ns, HORIZON_NS);
+}
+
 static void match_resched(struct origins *o, const struct interruption *in, struct origin *out)
 {
-	unsigned long long floor = last_flush(o, in->cpu, 1 << FLUSH_RESCHED, in->vec_ns);
-
-	if (floor < back(in->ns, HORIZON_NS))
-		floor = back(in->ns, HORIZON_NS);
-	collect(o, in, 1 << SEND_RESCHED, floor, NULL, false, out);
+	collect(o, in, 1 << SEND_RESCHED, flush_floor(o, in, 1 << FLUSH_RESCHED), NULL, false, out);
 }
 
 /*
@@ -550,11 +564,8 @@ static void match_call(struct origins *o, const struct interruption *in, struct 
 {
 	unsigned int kinds = 1 << SEND_CSD | 1 << SEND_CSD_MANY;
 	const char *cb = callback_of(in->cause);
-	unsigned long long floor;
+	unsigned long long floor = flush_floor(o, in, 1 << FLUSH_CALL | 1 << FLUSH_IDLE);
 
-	floor = last_flush(o, in->cpu, 1 << FLUSH_CALL | 1 << FLUSH_IDLE, in->vec_ns);
-	if (floor < back(in->ns, HORIZON_NS))
-		floor = back(in->ns, HORIZON_NS);
 	collect(o, in, kinds, floor, cb, cb != NULL, out);
 	/*
 	 * An entry queued as the previous flush emptied the queue: vCPU
@@ -596,9 +607,7 @@ static void match_work(struct origins *o, const struct interruption *in, struct 
 		collect(o, in, 1 << SEND_WORK, back(in->ns, HORIZON_NS), fn, true, out);
 		return;
 	}
-	for (i = end - 1; i >= 0 && o->v[i].ns > back(in->ns, HORIZON_NS); i--)
-		;
-	for (i = i + 1; i < end; i++) {
+	for (i = sends_since(o, end, back(in->ns, HORIZON_NS)); i < end; i++) {
 		struct send *s = &o->v[i];
 
 		if (s->kind != SEND_FLUSH || !unmatched(s, in->cpu))

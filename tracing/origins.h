@@ -53,9 +53,6 @@ enum origin_class {
 };
 extern const char *const origin_class_names[ORIGIN_CLASSES];
 
-/* The CSD_TYPE of a call-single queue entry (include/linux/smp_types.h). */
-#define QC_CSD_TYPE_MASK	0xf0
-#define QC_CSD_TYPE_TTWU	0x30
 /* TICK_DEP_BIT_RCU and TICK_DEP_BIT_RCU_EXP (include/linux/tick.h) */
 #define QC_TICK_DEP_BIT_RCU	4
 #define QC_TICK_DEP_BIT_RCU_EXP	5
