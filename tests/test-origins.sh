@@ -15,7 +15,7 @@ QA=tracing/qc-analyze
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ktap_plan 15
+ktap_plan 21
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
 analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
 # q NAME FILTER: jq over the explained interruptions of NAME, slurped.
@@ -78,4 +78,17 @@ timeout 10 cat "$tmp/j" > "$tmp/j.out" & timeout 10 cat "$tmp/x" > "$tmp/x.out" 
 wait
 ktap_check "a pipe as --json and --explain is written in place, still a pipe ($(wc -l < "$tmp/x.out") lines explained)" \
 	test -p "$tmp/j" -a -p "$tmp/x" -a "$(jq -c .origin_probes "$tmp/j.out" 2>/dev/null)" = '{"complete":true,"missing":null}' -a -s "$tmp/x.out"
+
+# A sender's own frames end where an interrupt, an NMI or a softirq entered:
+# a timer interrupt that hit the drainer and woke a task is not the drain's
+# (crafted stacks in the shapes a 6.1 guest records: tests/origins-frames.c).
+P="libtracecmd libtraceevent libtracefs"
+# shellcheck disable=SC2046 # pkg-config's words
+${CC:-cc} -Wall -Itracing -Icommon $(pkg-config --cflags $P) -o "$tmp/origins-frames" \
+	tests/origins-frames.c tracing/origins.c common/qc-util.c $(pkg-config --libs $P) 2>"$tmp/frames.err" ||
+	ktap_diag "tests/origins-frames.c does not build: $(head -n 3 "$tmp/frames.err")"
+[ ! -x "$tmp/origins-frames" ] || "$tmp/origins-frames" > "$tmp/frames.out"
+for i in 1 2 3 4 5 6; do
+	ktap_check "frames: $(sed -n "s/^\(not \)*ok $i //p" "$tmp/frames.out" 2>/dev/null)" grep -q "^ok $i " "$tmp/frames.out"
+done
 ktap_finish

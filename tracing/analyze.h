@@ -48,6 +48,10 @@ struct cpu_result {
 	struct counter origin_unknown;
 	long origin_drain;
 	struct counter origin_drain_by_cause;
+	/* with --path-functions: those whose senders' path holds one (an
+	   audit trigger's own path) */
+	long origin_path;
+	struct counter origin_path_by_cause;
 	/* RCU QS interruptions by their grace period: one a drain requested
 	   (the first to start after its synchronize_rcu() call, before it
 	   returned: the call needed it), one a drain only waited on, any other */
@@ -73,6 +77,9 @@ struct analysis {
 	/* the drain's own functions, NULL-terminated (NULL: none): a send
 	   whose stack holds one is the drain's (origins) */
 	const char *const *drain_functions;
+	/* an audit trigger's functions, NULL-terminated (NULL: no path is
+	   counted): an interruption whose senders' path holds one is its own */
+	const char *const *path_functions;
 	const char *calls_from;		/* take the drain calls from this trace */
 	bool window_given;		/* start_ns..end_ns given, markers ignored */
 	FILE *explain;			/* one JSON line per counted interruption, or NULL */

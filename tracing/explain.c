@@ -13,22 +13,43 @@
 #include "qc-util.h"
 
 /*
- * Does @org hold the drain: a send whose stack holds one of the drain's
- * functions (--drain-functions), or made by a task inside its own
- * drain_all_pages() call (not for overlaid calls: another trace's tasks)?
+ * Is @snd on a path of @funcs: it, or a send up its path through kworkers
+ * (the queueing of the work item whose kworker made it, and so on), holds
+ * one of @funcs among its own frames, or (@in_call) was made in task
+ * context by a task inside its own drain_all_pages() call?
  */
-static bool origin_is_drain(struct ctx *c, const struct origin *org)
+static bool on_path(struct ctx *c, const struct send *snd, const char *const *funcs,
+		    bool in_call)
+{
+	int hop;
+
+	for (hop = 0; snd && hop < ORIGIN_PATH_DEPTH; hop++, snd = origins_parent(&c->origins, snd))
+		if (origins_stack_has(&c->origins, snd, funcs) ||
+		    (in_call && send_in_task(snd) && drains_in_call(&c->drains, snd->ns, snd->pid)))
+			return true;
+	return false;
+}
+
+/* Is one of @org's senders on a path of @funcs (on_path())? */
+static bool origin_on_path(struct ctx *c, const struct origin *org, const char *const *funcs,
+			   bool in_call)
 {
 	int i;
 
-	for (i = 0; i < org->nsend; i++) {
-		const struct send *snd = &c->origins.v[org->send[i]];
-
-		if (origins_stack_has(&c->origins, snd, c->a->drain_functions) ||
-		    (!c->a->calls_from && drains_in_call(&c->drains, snd->ns, snd->pid)))
+	for (i = 0; i < org->nsend; i++)
+		if (on_path(c, &c->origins.v[org->send[i]], funcs, in_call))
 			return true;
-	}
 	return false;
+}
+
+/*
+ * Does @org hold the drain: the drain's functions (--drain-functions) on
+ * its path, or a send by a task inside its own drain_all_pages() call
+ * (not for overlaid calls: another trace's tasks)?
+ */
+static bool origin_is_drain(struct ctx *c, const struct origin *org)
+{
+	return origin_on_path(c, org, c->a->drain_functions, !c->a->calls_from);
 }
 
 /* Was one of @n synchronize_rcu() callers inside its own drain call then? */
@@ -61,9 +82,17 @@ static void rcu_split(struct ctx *c, struct cpu_result *res, const struct origin
 		res->rcu_other++;
 }
 
+static void json_stack(struct ctx *c, const struct send *snd)
+{
+	if (snd->stack >= 0)
+		qc_json_str(c->a->explain, c->origins.stacks[snd->stack]);
+	else
+		fprintf(c->a->explain, "null");
+}
+
 /* --explain: one interruption of the window and its senders, one JSON line. */
 static void explain_line(struct ctx *c, const struct interruption *in,
-			 const struct origin *org, bool drain)
+			 const struct origin *org, bool drain, bool path)
 {
 	FILE *f = c->a->explain;
 	int i;
@@ -71,8 +100,11 @@ static void explain_line(struct ctx *c, const struct interruption *in,
 	fprintf(f, "{\"ns\": %llu, \"vector_ns\": %llu, \"cpu\": %d, \"cause\": ",
 		in->ns, in->vec_ns, in->cpu);
 	qc_json_str(f, in->cause);
-	fprintf(f, ", \"class\": \"%s\", \"adopted\": %s, \"drain\": %s, \"senders\": [",
+	fprintf(f, ", \"class\": \"%s\", \"adopted\": %s, \"drain\": %s",
 		origin_class_names[org->cls], org->adopted ? "true" : "false", drain ? "true" : "false");
+	if (c->a->path_functions)
+		fprintf(f, ", \"path\": %s", path ? "true" : "false");
+	fprintf(f, ", \"senders\": [");
 	for (i = 0; i < org->nsend; i++) {
 		const struct send *snd = &c->origins.v[org->send[i]];
 
@@ -80,10 +112,18 @@ static void explain_line(struct ctx *c, const struct interruption *in,
 			snd->ns, snd->cpu, snd->pid);
 		qc_json_str(f, c->origins.stacks[snd->comm]);
 		fprintf(f, ", \"stack\": ");
-		if (snd->stack >= 0)
-			qc_json_str(f, c->origins.stacks[snd->stack]);
-		else
-			fprintf(f, "null");
+		json_stack(c, snd);
+		/* the queueing of the work item its kworker ran, if any */
+		if (origins_parent(&c->origins, snd)) {
+			const struct send *q = origins_parent(&c->origins, snd);
+
+			fprintf(f, ", \"via_work\": {\"ns\": %llu, \"cpu\": %d, \"pid\": %d, \"comm\": ",
+				q->ns, q->cpu, q->pid);
+			qc_json_str(f, c->origins.stacks[q->comm]);
+			fprintf(f, ", \"stack\": ");
+			json_stack(c, q);
+			fprintf(f, "}");
+		}
 		fprintf(f, "}");
 	}
 	fprintf(f, "]}\n");
@@ -111,7 +151,7 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	};
 	char chain[CAUSE_LEN * 4];
 	struct origin org;
-	bool drain;
+	bool drain, path = false;
 
 	if (!c->origins.probes)
 		return;
@@ -129,8 +169,13 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		res->origin_drain++;
 		counter_add(&res->origin_drain_by_cause, cause, 1);
 	}
+	if (c->a->path_functions && origin_on_path(c, &org, c->a->path_functions, false)) {
+		path = true;
+		res->origin_path++;
+		counter_add(&res->origin_path_by_cause, cause, 1);
+	}
 	if (org.cls == ORIGIN_RCU_QS)
 		rcu_split(c, res, &org, ts);
 	if (c->a->explain)
-		explain_line(c, &in, &org, drain);
+		explain_line(c, &in, &org, drain, path);
 }

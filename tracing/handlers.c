@@ -300,14 +300,16 @@ const struct qc_row qc_rows[] = {
 	{ "timer", "tick_stop", .count = tick_stop, .fields = { "success", "dependency" } },
 	{ "ftrace", "function", .count = ipi_callback, .fields = { "ip" } },
 	/* work items and tasks */
-	{ "workqueue", "workqueue_execute_start", .count = work_start, .fields = { "function" } },
-	{ "workqueue", "workqueue_execute_end", .count = work_end },
+	{ "workqueue", "workqueue_execute_start", .scan = origins_scan, .count = work_start,
+	  .fields = { "function" } },
+	{ "workqueue", "workqueue_execute_end", .scan = origins_scan, .count = work_end },
 	{ "workqueue", "workqueue_queue_work", .scan = origins_scan, .flags = QC_NEUTRAL },
 	{ "workqueue", "workqueue_activate_work", .flags = QC_NEUTRAL },
 	{ "sched", "sched_switch", .count = sched_switch,
 	  .fields = { "next_comm", "next_pid", "prev_pid" } },
 	{ "sched", "sched_wakeup", .flags = QC_NEUTRAL },
 	{ "sched", "sched_waking", .scan = origins_scan, .flags = QC_NEUTRAL },
+	{ "sched", "sched_wakeup_new", .scan = origins_scan, .flags = QC_NEUTRAL },
 	{ "sched", "sched_wake_idle_without_ipi", .scan = origins_scan, .flags = QC_NEUTRAL },
 	/* in the fixtures: mixed.dat's capture enables sched_process_exec;
 	   events.list had kmem:mm_page_pcpu_drain before the exposure probes */

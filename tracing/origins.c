@@ -11,8 +11,13 @@
 #include "origins.h"
 #include "qc-util.h"
 
-/* Frames kept of a stack: enough to reach the kthread or the syscall. */
-#define STACK_FRAMES		10
+/*
+ * Frames kept of a stack: enough to reach an audit trigger's function
+ * below the wake-up and IPI machinery (memory offline's sends sit 15
+ * frames above offline_pages()); a chain is reported by its top frames.
+ */
+#define STACK_FRAMES		32
+#define CHAIN_FRAMES		10
 /*
  * How far back a send may be from what it caused. Under TCG a vCPU can
  * take ~100 ms to take an IPI; a work item can wait behind the measured
@@ -20,6 +25,11 @@
  */
 #define HORIZON_NS		2000000000ULL
 #define TICK_DEP_HORIZON_NS	30000000000ULL
+/*
+ * A foreign task runs on its last wake-up: one preempted, or throttled
+ * as RT throttling does, resumes without a new one, seconds later.
+ */
+#define TASK_HORIZON_NS		30000000000ULL
 
 const char *const origin_class_names[ORIGIN_CLASSES] = {
 	[ORIGIN_REMOTE] = "remote",
@@ -44,22 +54,31 @@ static const struct send_event {
 	const char *type;	/* CSD_TYPE or tick dependency bit, or NULL */
 	const char *func;	/* the callback's or work's function, or NULL */
 	const char *work;	/* the work item or the wakee, or NULL */
+	/*
+	 * A trace may lack it: what only it would explain stays unknown,
+	 * which refuses a PASS and never grants one (traces made before
+	 * it was recorded still analyse).
+	 */
+	bool optional;
 } send_events[] = {
-	{ "qcsend", "resched", SEND_RESCHED, "native_smp_send_reschedule", "target", NULL, NULL, NULL, NULL },
-	{ "qcsend", "csd_queue", SEND_CSD, "__smp_call_single_queue", "target", NULL, "type", "func", NULL },
-	{ "qcsend", "csd_many", SEND_CSD_MANY, "smp_call_function_many_cond", NULL, "mask", NULL, "func", NULL },
-	{ "qcsend", "tick_dep_cpu", SEND_TICK_DEP, "tick_nohz_dep_set_cpu", "target", NULL, "bit", NULL, NULL },
-	{ "qcsend", "tick_dep_task", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_task", NULL, NULL, "bit", NULL, NULL },
-	{ "qcsend", "tick_dep_signal", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_signal", NULL, NULL, "bit", NULL, NULL },
-	{ "qcsend", "tick_dep_all", SEND_TICK_DEP_ALL, "tick_nohz_dep_set", NULL, NULL, "bit", NULL, NULL },
-	{ "qcsend", "resched_cpu", SEND_RESCHED_CPU, "resched_cpu", "target", NULL, NULL, NULL, NULL },
-	{ "qcsend", "flush_work", SEND_FLUSH, "__flush_work", NULL, NULL, NULL, NULL, "work" },
-	{ "qcsend", "sync_rcu", SEND_SYNC_RCU, NULL, NULL, NULL, NULL, NULL, NULL },
-	{ "qcsend", "sync_rcu_ret", SEND_SYNC_RCU_RET, NULL, NULL, NULL, NULL, NULL, NULL },
-	{ "qcsend", "gp_init", SEND_GP_INIT, NULL, NULL, NULL, "started", NULL, NULL },
-	{ "qcsend", "gp_cleanup", SEND_GP_CLEANUP, NULL, NULL, NULL, NULL, NULL, NULL },
-	{ "workqueue", "workqueue_queue_work", SEND_WORK, "__queue_work", "cpu", NULL, NULL, "function", "work" },
-	{ "sched", "sched_waking", SEND_WAKING, "try_to_wake_up", "target_cpu", NULL, NULL, NULL, "pid" },
+	{ "qcsend", "resched", SEND_RESCHED, "native_smp_send_reschedule", "target", NULL, NULL, NULL, NULL, false },
+	{ "qcsend", "csd_queue", SEND_CSD, "__smp_call_single_queue", "target", NULL, "type", "func", NULL, false },
+	{ "qcsend", "csd_many", SEND_CSD_MANY, "smp_call_function_many_cond", NULL, "mask", NULL, "func", NULL, false },
+	{ "qcsend", "tick_dep_cpu", SEND_TICK_DEP, "tick_nohz_dep_set_cpu", "target", NULL, "bit", NULL, NULL, false },
+	{ "qcsend", "tick_dep_task", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_task", NULL, NULL, "bit", NULL, NULL, false },
+	{ "qcsend", "tick_dep_signal", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_signal", NULL, NULL, "bit", NULL, NULL, false },
+	{ "qcsend", "tick_dep_all", SEND_TICK_DEP_ALL, "tick_nohz_dep_set", NULL, NULL, "bit", NULL, NULL, false },
+	{ "qcsend", "resched_cpu", SEND_RESCHED_CPU, "resched_cpu", "target", NULL, NULL, NULL, NULL, false },
+	{ "qcsend", "flush_work", SEND_FLUSH, "__flush_work", NULL, NULL, NULL, NULL, "work", false },
+	{ "qcsend", "sync_rcu", SEND_SYNC_RCU, NULL, NULL, NULL, NULL, NULL, NULL, false },
+	{ "qcsend", "sync_rcu_ret", SEND_SYNC_RCU_RET, NULL, NULL, NULL, NULL, NULL, NULL, false },
+	{ "qcsend", "gp_init", SEND_GP_INIT, NULL, NULL, NULL, "started", NULL, NULL, false },
+	{ "qcsend", "gp_cleanup", SEND_GP_CLEANUP, NULL, NULL, NULL, NULL, NULL, NULL, false },
+	{ "workqueue", "workqueue_queue_work", SEND_WORK, "__queue_work", "cpu", NULL, NULL, "function", "work", false },
+	{ "sched", "sched_waking", SEND_WAKING, "try_to_wake_up", "target_cpu", NULL, NULL, NULL, "pid", false },
+	/* a forked task's first wake-up: wake_up_new_task() emits no sched_waking */
+	{ "sched", "sched_wakeup_new", SEND_WAKING, "wake_up_new_task", "target_cpu", NULL, NULL, NULL, "pid",
+	  .optional = true },
 };
 #define NSEND_EVENTS ((int)(sizeof(send_events) / sizeof(send_events[0])))
 
@@ -95,7 +114,9 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 	o->pending = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->pending));
 	o->npending = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->npending));
 	o->last = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->last));
+	o->exec = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->exec));
 	for (i = 0; i < ncpus; i++) {
+		o->exec[i].open = false;
 		o->npending[i] = 0;
 		memset(&o->last[i], 0, sizeof(o->last[i]));
 		o->last[i].cls = ORIGIN_SELF;
@@ -117,6 +138,10 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 			oe->func = field_of(e, se->func, &ok);
 			oe->work = field_of(e, se->work, &ok);
 		}
+		if ((!e || !ok) && se->optional) {
+			oe->id = -1;
+			continue;
+		}
 		if ((!e || !ok) && o->probes) {
 			o->probes = false;
 			snprintf(o->missing, sizeof(o->missing), "%s%s:%s",
@@ -131,6 +156,9 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 	o->id_call_single = id_of(tep, "irq_vectors", "call_function_single_entry", &e);
 	o->id_idle = id_of(tep, "sched", "sched_wake_idle_without_ipi", &e);
 	o->f_idle_cpu = e ? tep_find_field(e, "cpu") : NULL;
+	o->id_exec_start = id_of(tep, "workqueue", "workqueue_execute_start", &e);
+	o->f_exec_work = e ? tep_find_field(e, "work") : NULL;
+	o->id_exec_end = id_of(tep, "workqueue", "workqueue_execute_end", &e);
 	if (o->probes && (!o->f_stack || !o->f_idle_cpu)) {
 		o->probes = false;
 		snprintf(o->missing, sizeof(o->missing), "%s",
@@ -190,7 +218,7 @@ static bool tracing_frame(const char *fn)
 static void attach_stack(struct origins *o, struct tep_handle *tep,
 			 struct tep_record *r, int cpu)
 {
-	char buf[STACK_FRAMES * 64] = "", first[64] = "";
+	char buf[STACK_FRAMES * 80] = "", first[64] = "";
 	unsigned long long size, addr;
 	size_t len = 0;
 	int i, kept = 0, off;
@@ -241,6 +269,79 @@ static void add_flush(struct origins *o, unsigned long long ns, int cpu, int wha
 	o->nfl++;
 }
 
+/* ---- paths through kworkers ------------------------------------------------ */
+
+static unsigned long slot_of(unsigned long long work, long alloc)
+{
+	return (unsigned long)((work >> 3) * 0x9e3779b97f4a7c15ULL) & (alloc - 1);
+}
+
+static void queued_put(struct origins *o, unsigned long long work, long send)
+{
+	unsigned long h;
+
+	if (2 * (o->nqueued + 1) > o->queued_alloc) {
+		struct work_slot *old = o->queued;
+		long n = o->queued_alloc, i;
+
+		o->queued_alloc = n ? 2 * n : 1024;
+		o->queued = calloc(o->queued_alloc, sizeof(*o->queued));
+		if (!o->queued)
+			qc_die(2, "out of memory");
+		o->nqueued = 0;
+		for (i = 0; i < n; i++)
+			if (old[i].work)
+				queued_put(o, old[i].work, old[i].send);
+		free(old);
+	}
+	for (h = slot_of(work, o->queued_alloc); o->queued[h].work && o->queued[h].work != work;
+	     h = (h + 1) & (o->queued_alloc - 1))
+		;
+	if (!o->queued[h].work)
+		o->nqueued++;
+	o->queued[h].work = work;
+	o->queued[h].send = send;
+}
+
+/* The newest queueing of work item @work so far, or -1. */
+static long queued_get(const struct origins *o, unsigned long long work)
+{
+	unsigned long h;
+
+	if (!o->queued_alloc || !work)
+		return -1;
+	for (h = slot_of(work, o->queued_alloc); o->queued[h].work;
+	     h = (h + 1) & (o->queued_alloc - 1))
+		if (o->queued[h].work == work)
+			return o->queued[h].send;
+	return -1;
+}
+
+/*
+ * A kworker starts or ends a work item on @cpu: while it runs, what the
+ * kworker sends in task context is the item's doing, and so of whoever
+ * queued it.
+ */
+static void work_exec(struct origins *o, struct tep_handle *tep, struct tep_record *r,
+		      int cpu, bool start)
+{
+	struct work_exec *x;
+
+	if (cpu < 0 || cpu >= o->ncpus)
+		return;
+	x = &o->exec[cpu];
+	x->open = start;
+	if (start) {
+		x->pid = tep_data_pid(tep, r);
+		x->send = queued_get(o, num(o->f_exec_work, r));
+	}
+}
+
+const struct send *origins_parent(const struct origins *o, const struct send *s)
+{
+	return s->parent >= 0 ? &o->v[s->parent] : NULL;
+}
+
 void origins_record(struct origins *o, struct tep_handle *tep,
 		    struct tep_record *r, int cpu)
 {
@@ -261,6 +362,8 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 		add_flush(o, r->ts, cpu, FLUSH_CALL);
 	else if (id == o->id_idle)
 		add_flush(o, r->ts, (int)num(o->f_idle_cpu, r), FLUSH_IDLE);
+	else if (id == o->id_exec_start || id == o->id_exec_end)
+		work_exec(o, tep, r, cpu, id == o->id_exec_start);
 	for (i = 0; i < o->nev; i++)
 		if (o->ev[i].id == id) {
 			oe = &o->ev[i];
@@ -300,6 +403,12 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 			s->fname = intern(o, fn);
 	}
 	s->ev = (int)(se - send_events);
+	s->parent = -1;
+	if (cpu >= 0 && cpu < o->ncpus && o->exec[cpu].open && o->exec[cpu].pid == s->pid &&
+	    send_in_task(s))
+		s->parent = o->exec[cpu].send;
+	if (s->kind == SEND_WORK)
+		queued_put(o, s->work, o->n);
 	if (se->frame && cpu >= 0 && cpu < o->ncpus) {
 		if (o->npending[cpu] == ORIGIN_PENDING) {
 			memmove(o->pending[cpu], o->pending[cpu] + 1,
@@ -625,7 +734,7 @@ static void match_task(struct origins *o, const struct interruption *in, struct 
 {
 	long i;
 
-	for (i = sends_after(o, in->ns) - 1; i >= 0 && o->v[i].ns > back(in->ns, HORIZON_NS); i--) {
+	for (i = sends_after(o, in->ns) - 1; i >= 0 && o->v[i].ns > back(in->ns, TASK_HORIZON_NS); i--) {
 		const struct send *s = &o->v[i];
 
 		if (s->kind == SEND_WAKING && (int)s->work == in->pid) {
@@ -748,10 +857,23 @@ void origins_match(struct origins *o, const struct interruption *in,
 	inherit(o, in->cpu, out);
 }
 
+/* @st's first @frames frames ("fn < caller < ..."), into @buf. */
+static const char *top_frames(const char *st, int frames, char *buf, size_t len)
+{
+	const char *p = st;
+
+	while (frames-- > 0 && p && (p = strstr(p, " < ")))
+		if (frames)
+			p += 3;
+	snprintf(buf, len, "%.*s", p ? (int)(p - st) : (int)strlen(st), st);
+	return buf;
+}
+
 void origins_chain(const struct origins *o, const struct interruption *in,
 		   const struct origin *org, char *buf, size_t len)
 {
 	const struct send *s = org->nsend ? &o->v[org->send[0]] : NULL;
+	char top[CHAIN_FRAMES * 80];
 
 	if (!s) {
 		snprintf(buf, len, "%s <- %s", in->cause, origin_class_names[org->cls]);
@@ -760,29 +882,54 @@ void origins_chain(const struct origins *o, const struct interruption *in,
 	snprintf(buf, len, "%s <- %s: %s%s on CPU %d: %s%s", in->cause,
 		 origin_class_names[org->cls], org->adopted ? "as its cause, " : "",
 		 o->stacks[s->comm], s->cpu,
-		 s->stack >= 0 ? o->stacks[s->stack] : "(no stack)",
+		 s->stack >= 0 ? top_frames(o->stacks[s->stack], CHAIN_FRAMES, top, sizeof(top)) :
+				 "(no stack)",
 		 org->nsend > 1 ? " (+ batch)" : "");
+}
+
+/*
+ * A frame where an interrupt, an NMI or a softirq entered: the frames
+ * below it are the interrupted context's (a timer interrupt on the
+ * drainer's CPU that wakes a task is not the drain's doing).
+ */
+static bool entry_frame(const char *fn, size_t n)
+{
+	static const char *const entries[] = {
+		"asm_sysvec_", "asm_common_interrupt", "asm_exc_nmi",
+		"__do_softirq", "handle_softirqs",
+	};
+	size_t i, m;
+
+	for (i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
+		m = strlen(entries[i]);
+		if (n >= m && !strncmp(fn, entries[i], m))
+			return true;
+	}
+	return false;
 }
 
 bool origins_stack_has(const struct origins *o, const struct send *s,
 		       const char *const *funcs)
 {
-	const char *st;
+	const char *p, *end;
 	size_t n;
+	int i;
 
 	if (s->stack < 0 || !funcs)
 		return false;
-	st = o->stacks[s->stack];
-	for (; *funcs; funcs++) {
-		const char *p = st;
-
-		n = strlen(*funcs);
+	for (p = o->stacks[s->stack]; *p; p = end + 3) {
+		end = strstr(p, " < ");
+		if (!end)
+			end = p + strlen(p);
+		n = end - p;
+		if (entry_frame(p, n))
+			return false;
 		/* whole frames only: "drain_pages" is not "drain_pages_zone" */
-		while ((p = strstr(p, *funcs))) {
-			if ((p == st || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+		for (i = 0; funcs[i]; i++)
+			if (strlen(funcs[i]) == n && !strncmp(p, funcs[i], n))
 				return true;
-			p += n;
-		}
+		if (!*end)
+			break;
 	}
 	return false;
 }
@@ -801,5 +948,7 @@ void origins_free(struct origins *o)
 	free(o->pending);
 	free(o->npending);
 	free(o->last);
+	free(o->exec);
+	free(o->queued);
 	memset(o, 0, sizeof(*o));
 }

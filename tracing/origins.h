@@ -60,6 +60,7 @@ extern const char *const origin_class_names[ORIGIN_CLASSES];
 #define ORIGIN_MAX_CPUS		64
 #define ORIGIN_MAX_SENDS	8	/* sends kept per interruption */
 #define ORIGIN_PENDING		8	/* sends awaiting a stack, per CPU */
+#define ORIGIN_PATH_DEPTH	8	/* kworker hops a path is followed back */
 
 /* A grace period: when it started and ended, who asked for it, who waited. */
 #define GP_TASKS	4
@@ -89,6 +90,10 @@ struct send {
 	unsigned int type;		/* the CSD_TYPE, or the tick dependency bit */
 	unsigned long long func;	/* callback or work function, or 0 */
 	unsigned long long work;	/* the work item (WORK, FLUSH), the wakee (WAKING) */
+	/* the queueing of the work item whose kworker made this send (in
+	   task context, between the item's execute_start and _end), or -1:
+	   a path is followed through kworkers along it */
+	long parent;
 	long stack;			/* index into origins.stacks, or -1 */
 	long comm;			/* the sender's comm, likewise */
 	long fname;			/* func's name, likewise, or -1 */
@@ -139,7 +144,20 @@ struct origins {
 	long ngp, gp_alloc;
 	int id_stack, id_resched, id_call, id_call_single, id_idle;
 	struct tep_format_field *f_stack_size, *f_stack, *f_idle_cpu;
+	/* per trace CPU: the work item its kworker runs, and its queueing */
+	int id_exec_start, id_exec_end;
+	struct tep_format_field *f_exec_work;
+	struct work_exec { int pid; long send; bool open; } *exec;
+	/* the newest queueing of each work item, by address (open hashing) */
+	struct work_slot { unsigned long long work; long send; } *queued;
+	long nqueued, queued_alloc;
 };
+
+/* Was @s made in task context (not from an interrupt or a softirq)? */
+static inline bool send_in_task(const struct send *s)
+{
+	return !(s->flags & (QC_FLAG_HARDIRQ | QC_FLAG_SOFTIRQ));
+}
 
 /* One interruption, as the analyzer counted it. */
 struct interruption {
@@ -177,10 +195,18 @@ void origins_chain(const struct origins *o, const struct interruption *in, const
 		   char *buf, size_t len);
 /*
  * Does @s's stack hold one of @funcs (NULL-terminated: the drain's own
- * functions, from the verdict policy), as a whole frame?
+ * functions, from the verdict policy, or an audit trigger's path), as a
+ * whole frame among the sender's own frames: those above the first
+ * interrupt or softirq entry (what lies below it is the interrupted
+ * context's, not the sender's doing)?
  */
 bool origins_stack_has(const struct origins *o, const struct send *s,
 		       const char *const *funcs);
+/*
+ * The send that queued the work item whose kworker made @s, or NULL:
+ * @s's parent on its path (origins.h, struct send's parent).
+ */
+const struct send *origins_parent(const struct origins *o, const struct send *s);
 void origins_free(struct origins *o);
 
 #endif

@@ -44,6 +44,9 @@ static void usage(FILE *f)
 		"  -f, --drain-functions L  the drain's own functions, comma-separated: an\n"
 		"                         interruption whose senders' stacks hold one is the\n"
 		"                         drain's (verdict-policy.json's drain_functions)\n"
+		"  -p, --path-functions L  an audit trigger's functions, comma-separated: count\n"
+		"                         the interruptions whose senders' path holds one\n"
+		"                         (followed through kworkers; tracing/README.md)\n"
 		"  -C, --calls-from T     charge by the drain calls of trace T (the hammer window),\n"
 		"                         overlaid on this window: a control's coincidences\n"
 		"  -w, --window S:E       count from S to E (trace ns, as the JSON's window)\n"
@@ -133,7 +136,16 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 		fprintf(f, "%s", i ? ", " : "");
 		qc_json_str(f, a->drain_functions[i]);
 	}
-	fprintf(f, "], \"continuation_ns\": %llu},\n", QC_CONTINUATION_NS);
+	fprintf(f, "]");
+	if (a->path_functions) {
+		fprintf(f, ", \"path_functions\": [");
+		for (i = 0; a->path_functions[i]; i++) {
+			fprintf(f, "%s", i ? ", " : "");
+			qc_json_str(f, a->path_functions[i]);
+		}
+		fprintf(f, "]");
+	}
+	fprintf(f, ", \"continuation_ns\": %llu},\n", QC_CONTINUATION_NS);
 	fprintf(f, "  \"calls_from\": ");
 	if (a->calls_from)
 		qc_json_str(f, a->calls_from);
@@ -181,6 +193,10 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 					r->origin_class[k]);
 			fprintf(f, "}, \"drain\": %ld,\n", r->origin_drain);
 			json_counter(f, "drain_by_cause", &r->origin_drain_by_cause, "        ");
+			if (a->path_functions) {
+				fprintf(f, ",\n        \"path\": %ld,\n", r->origin_path);
+				json_counter(f, "path_by_cause", &r->origin_path_by_cause, "        ");
+			}
 			fprintf(f, ",\n        \"rcu_qs_by_grace_period\": {\"drain_requested\": %ld, \"drain_waited\": %ld, \"other\": %ld},\n",
 				r->rcu_drain_requested, r->rcu_drain_waited, r->rcu_other);
 			json_counter(f, "unknown_by_cause", &r->origin_unknown, "        ");
@@ -280,6 +296,7 @@ int main(int argc, char **argv)
 		{ "task", required_argument, NULL, 't' },
 		{ "drain-causes", required_argument, NULL, 'd' },
 		{ "drain-functions", required_argument, NULL, 'f' },
+		{ "path-functions", required_argument, NULL, 'p' },
 		{ "calls-from", required_argument, NULL, 'C' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "json", required_argument, NULL, 'j' },
@@ -299,7 +316,7 @@ int main(int argc, char **argv)
 	char err[512];
 
 	qc_prog = "qc-analyze";
-	while ((opt = getopt_long(argc, argv, "c:t:d:f:C:w:j:x:e:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:j:x:e:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
@@ -312,6 +329,9 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			a.drain_functions = split_functions(optarg);
+			break;
+		case 'p':
+			a.path_functions = split_functions(optarg);
 			break;
 		case 'C':
 			a.calls_from = optarg;

@@ -109,7 +109,16 @@ stack_filter() {
 	esac
 }
 [ "$CL_MASK" -ne 0 ] || { warn "no isolated CPU (QC_ISOLATED) to stack the sends to"; exit 1; }
-sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/origin-stacks.list" | while read -r ev select; do
+# stack_lines: origin-stacks.list's "EVENT SELECT" for this scenario: an
+# event's line naming QC_SCENARIO, else its line naming no scenario.
+stack_lines() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/origin-stacks.list" |
+		awk -v sc="${QC_SCENARIO:-}" '
+			NF == 2 && !($1 in sel) { sel[$1] = $2; order[n++] = $1 }
+			NF == 3 && $3 == sc { mine[$1] = $2; if (!($1 in sel)) { sel[$1] = $2; order[n++] = $1 } }
+			END { for (i = 0; i < n; i++) print order[i], (order[i] in mine) ? mine[order[i]] : sel[order[i]] }'
+}
+stack_lines | while read -r ev select; do
 	trig=$T/events/$ev/trigger
 	[ -w "$trig" ] || { warn "no event $ev for a stack trigger (origin-stacks.list)"; exit 1; }
 	echo "stacktrace $(stack_filter "$select")" > "$trig" ||
