@@ -4,9 +4,10 @@
 # marked sub-window "qc: audit <name> start" .. "end", quiet gaps between)
 # and DIR/audit.txt (what each trigger said it did), write DIR/audit.json:
 #
-#   {"triggers": [{"name", "probe", "status", "said", "result",
+#   {"triggers": [{"name", "probe", "path", "status", "said", "result",
 #                  "window": {start_ns, end_ns, duration_ns}, "proof",
-#                  "interruptions", "expected", "by_cause", "excess_by_cause",
+#                  "interruptions", "own", "own_by_cause", "other",
+#                  "expected", "by_cause", "excess_by_cause",
 #                  "drains": {calls, reached, probes},
 #                  "cpus": {"1": {"interruptions", "by_cause",
 #                                 "exposure": {drains, pages}}, ...}}, ...],
@@ -14,7 +15,12 @@
 #                 "cpus": {...}, "gaps": N}}
 #
 # Each sub-window and each gap is counted by qc-analyze's rule
-# (--window S:E). result: NOT-IMPLEMENTED (the guest could not run the
+# (--window S:E). "own" is how many of a sub-window's interruptions its
+# trigger's own path sent: their senders' path, followed through kworkers,
+# holds one of the trigger's functions ("path": the probed function and
+# the list's "#path NAME FUNCTION..." line, for a function a tail call or
+# a callback thread hides; tracing/README.md, "The causal audit"); "other"
+# the rest, whoever sent them. null without the send side. result: NOT-IMPLEMENTED (the guest could not run the
 # trigger), FAILED (it ran and failed), NOT-TRIGGERED (no proof event, i.e.
 # its kernel path was not entered in its sub-window: never a count),
 # MEASURED. "expected" is what the gaps' rate gives for the sub-window's
@@ -43,10 +49,12 @@ work=$dir/audit
 rm -rf "$work"
 mkdir -p "$work"
 
-# count NAME START END: $work/NAME.json, the rule's count from START to END.
+# count NAME START END [FUNCTIONS]: $work/NAME.json, the rule's count from
+# START to END, and with FUNCTIONS (comma-separated), the interruptions
+# whose senders' path holds one of them.
 count() {
 	"$qa" --cpus "$iso" --task "$tasks" --window "$2:$3" --json "$work/$1.json" --quiet \
-		"$trace" 2>"$work/$1.err" ||
+		${4:+--path-functions "$4"} "$trace" 2>"$work/$1.err" ||
 		die "the analyzer refused $trace for $1 ($2..$3): $(head -n1 "$work/$1.err")"
 	rm -f "$work/$1.err"
 }
@@ -54,6 +62,14 @@ mark() { jq -r --arg t "$1" '[.markers[] | select(.text == $t) | .ns][0] // empt
 
 triggers=$(sed -n 's|^p:qcaudit/\([a-z_]*\) \([^ ]*\).*|\1:\2|p' "$list")
 [ -n "$triggers" ] || die "$list names no trigger (lines 'p:qcaudit/<name> <function>')"
+# path NAME FUNCTION: the trigger's functions, comma-separated: the probed
+# one, then its "#path NAME ..." line's.
+path() {
+	echo "$2 $(sed -n "s|^#path $1 ||p" "$list")" | tr -s ' \t' '\n\n' | sed '/^$/d' | paste -sd, -
+}
+for name in $(sed -n 's|^#path \([^ ]*\).*|\1|p' "$list"); do
+	echo "$triggers" | grep -q "^$name:" || die "$list has a '#path $name' line but no trigger $name"
+done
 n=$(echo "$triggers" | wc -l)
 prev=$(mark "qc: window start")
 wend=$(mark "qc: window end")
@@ -66,7 +82,7 @@ for tp in $triggers; do
 	s=$(mark "qc: audit $t start")
 	e=$(mark "qc: audit $t end")
 	if [ -n "$s" ] && [ -n "$e" ]; then
-		count "$t" "$s" "$e"
+		count "$t" "$s" "$e" "$(path "$t" "${tp#*:}")"
 		[ "$s" -le "$prev" ] || { count "gap-$i" "$prev" "$s"; gaps="$gaps gap-$i"; }
 		prev=$e
 	fi
@@ -95,10 +111,12 @@ for tp in $triggers; do
 	said=$(echo "$line" | cut -d' ' -f3-)
 	f=$work/$t.json
 	[ -f "$f" ] || f=/dev/null
-	jq -n --arg name "$t" --arg probe "$fn" --arg status "${status:-missing}" --arg said "$said" \
+	jq -n --arg name "$t" --arg probe "$fn" --arg path "$(path "$t" "$fn")" \
+		--arg status "${status:-missing}" --arg said "$said" \
 		--rawfile a "$f" --slurpfile b "$work/baseline.json" '
+		def sumc(f): reduce (.[] | f | to_entries[]) as $e ({}; .[$e.key] += $e.value);
 		($a | if . == "" then null else fromjson end) as $a | $b[0] as $b
-		| {name: $name, probe: $probe, status: $status, said: $said}
+		| {name: $name, probe: $probe, path: ($path | split(",")), status: $status, said: $said}
 		+ if $a == null then
 		    {result: (if $status == "not-implemented" then "NOT-IMPLEMENTED"
 		              elif $status == "missing" then "NOT-RUN" else "FAILED" end)}
@@ -111,7 +129,11 @@ for tp in $triggers; do
 		                elif $status != "ran" then "FAILED" else "MEASURED" end)}
 		    + if $proof == 0 then {} else
 		        ([$a.cpus[].by_cause | to_entries[]] | reduce .[] as $e ({}; .[$e.key] += $e.value)) as $bc
+		        | ([$a.cpus[].origins] | if any(. == null) then null else . end) as $o
 		        | {interruptions: $a.total,
+		           own: (if $o == null then null else [$o[].path] | add end),
+		           own_by_cause: (if $o == null then null else $o | sumc(.path_by_cause) end),
+		           other: (if $o == null then null else $a.total - ([$o[].path] | add) end),
 		           expected: ($b.per_s * $s),
 		           by_cause: $bc,
 		           excess_by_cause: ([$bc | to_entries[]
@@ -123,4 +145,4 @@ for tp in $triggers; do
 		  end'
 done | jq -s --slurpfile b "$work/baseline.json" '{triggers: ., baseline: $b[0]}' > "$dir/$QC_AUDIT_JSON.tmp"
 mv "$dir/$QC_AUDIT_JSON.tmp" "$dir/$QC_AUDIT_JSON"
-info "audit: $(jq -r '[.triggers[] | "\(.name)=\(.result)\(if .interruptions then ":\(.interruptions)" else "" end)"] | join(" ")' "$dir/$QC_AUDIT_JSON")"
+info "audit: $(jq -r '[.triggers[] | "\(.name)=\(.result)\(if .interruptions then ":\(.interruptions)\(if .own != null then " (own \(.own))" else "" end)" else "" end)"] | join(" ")' "$dir/$QC_AUDIT_JSON")"

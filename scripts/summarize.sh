@@ -334,12 +334,13 @@ jq -r '.policy as $p
 	      + (if $s.verdict_check.exact then " exact" else " NOT exact" end)]
 	   | "  " + (if . == [] then "none in this run" else join(", ") end))' "$run/$QC_SUMMARY"
 # The audit's matrix: per trigger and variant, the isolated CPUs'
-# interruptions in its sub-window, what the gaps' rate gives, the top cause.
+# interruptions in its sub-window that its own path sent, all of them, what
+# the gaps' rate gives, the top cause above it.
 jq -r '.audit // empty | . as $a | ($a.variants | keys_unsorted) as $vs
-	| "", "isolation audit (interruptions on the isolated CPUs in the sub-window / the gaps'"'"' rate for it, top cause above the gaps):",
+	| "", "isolation audit (own path/all interruptions on the isolated CPUs in the sub-window/the gaps'"'"' rate for it, top cause above the gaps):",
 	  ($a.triggers[] as $t | "  \($t): " + ([$vs[] as $v | $a.variants[$v].triggers[] | select(.name == $t)
 	    | "\($v) " + (if .interruptions == null then .result
-	        else "\(.interruptions)/\(.expected * 10 | round / 10)"
+	        else "\(.own // "-")/\(.interruptions)/\(.expected * 10 | round / 10)"
 	          + ((.excess_by_cause // {}) | to_entries | max_by(.value) // null
 	             | if . == null then "" else " \(.key)" end)
 	          + (if .result != "MEASURED" then " (\(.result))" else "" end) end)] | join(", ")))' "$run/$QC_SUMMARY"
