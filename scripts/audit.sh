@@ -62,13 +62,20 @@ mark() { jq -r --arg t "$1" '[.markers[] | select(.text == $t) | .ns][0] // empt
 
 triggers=$(sed -n 's|^p:qcaudit/\([a-z_]*\) \([^ ]*\).*|\1:\2|p' "$list")
 [ -n "$triggers" ] || die "$list names no trigger (lines 'p:qcaudit/<name> <function>')"
+# The "#path" lines are the host's reading of the stacks, not what the
+# guest fired: they come from this checkout's list of the name the guest
+# was given (qc.audit), so that an older run is read with them too; from
+# the guest's copy when that name is not known here.
+audit_name=$(tr ' ' '\n' < "$dir/$QC_BOOT_PARAMS" 2>/dev/null | sed -n 's/^qc\.audit=//p' | head -n1)
+paths=$QC_ROOT/tracing/probes/$audit_name.list
+[ -n "$audit_name" ] && [ -f "$paths" ] || paths=$list
 # path NAME FUNCTION: the trigger's functions, comma-separated: the probed
 # one, then its "#path NAME ..." line's.
 path() {
-	echo "$2 $(sed -n "s|^#path $1 ||p" "$list")" | tr -s ' \t' '\n\n' | sed '/^$/d' | paste -sd, -
+	echo "$2 $(sed -n "s|^#path $1 ||p" "$paths")" | tr -s ' \t' '\n\n' | sed '/^$/d' | paste -sd, -
 }
-for name in $(sed -n 's|^#path \([^ ]*\).*|\1|p' "$list"); do
-	echo "$triggers" | grep -q "^$name:" || die "$list has a '#path $name' line but no trigger $name"
+for name in $(sed -n 's|^#path \([^ ]*\).*|\1|p' "$paths"); do
+	echo "$triggers" | grep -q "^$name:" || die "$paths has a '#path $name' line but no trigger $name"
 done
 n=$(echo "$triggers" | wc -l)
 prev=$(mark "qc: window start")
