@@ -15,7 +15,7 @@ QA=tracing/qc-analyze
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ktap_plan 21
+ktap_plan 24
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
 analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
 # q NAME FILTER: jq over the explained interruptions of NAME, slurped.
@@ -78,6 +78,20 @@ timeout 10 cat "$tmp/j" > "$tmp/j.out" & timeout 10 cat "$tmp/x" > "$tmp/x.out" 
 wait
 ktap_check "a pipe as --json and --explain is written in place, still a pipe ($(wc -l < "$tmp/x.out") lines explained)" \
 	test -p "$tmp/j" -a -p "$tmp/x" -a "$(jq -c .origin_probes "$tmp/j.out" 2>/dev/null)" = '{"complete":true,"missing":null}' -a -s "$tmp/x.out"
+
+# A path followed through a kworker (audit-kworker-spinlock.dat: the
+# contig_alloc trigger's synchronize_rcu_expedited() queues wait_rcu_exp_gp,
+# whose kworker sends an rcu_exp_handler IPI to CPU 3).
+"$QA" --cpus 2-3 --task oslat,refill --window 129430654820:133132160378 --path-functions alloc_contig_range \
+	--json "$tmp/kw.json" --explain "$tmp/kw.jsonl" --quiet "$FX/audit-kworker-spinlock.dat" 2>"$tmp/kw.err"
+ktap_check "the kworker's IPI is on the trigger's path (own per CPU: $(jq -c '[.cpus[].origins.path]' "$tmp/kw.json" 2>/dev/null))" \
+	test "$(jq -c '[.cpus[] | [.interruptions, .origins.path]]' "$tmp/kw.json" 2>/dev/null)" = '[[0,0],[1,1]]'
+ktap_check "... through its work item: the kworker's own stack lacks the trigger, its queueing's holds it" \
+	test "$(q kw '[.[] | select(.path) | .senders[0] | (.comm | startswith("kworker/")),
+		(.stack | test("alloc_contig_range") | not), (.via_work.stack | test("< alloc_contig_range <"))] | length == 3 and all')" = true
+ktap_check "... and with no --path-functions nothing is counted as a path" \
+	sh -c "'$QA' --cpus 2-3 --task oslat,refill --window 129430654820:133132160378 --json - '$FX/audit-kworker-spinlock.dat' 2>/dev/null |
+		jq -e '[.cpus[].origins | has(\"path\")] == [false, false] and (.policy | has(\"path_functions\") | not)' >/dev/null"
 
 # A sender's own frames end where an interrupt, an NMI or a softirq entered:
 # a timer interrupt that hit the drainer and woke a task is not the drain's
