@@ -1,7 +1,7 @@
 # The results contract: every file a run leaves behind, who writes it and
 # who reads it, every qc.* parameter the host passes to the guest, and how
 # a guest's directory in its run is named. Sourced by the guest
-# (guest-lib.sh, busybox ash) and by the host (scripts/lib.sh, dash):
+# (guest-lib.sh, busybox ash) and by the host (scripts/lib/paths.sh, dash):
 # plain variables and two functions, nothing that runs.
 # shellcheck shell=sh
 
@@ -38,12 +38,12 @@
 # A scenario that needs kernel parameters of its own names them on a
 # "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on), and
 # one that needs a guest other than the default says so on a "# qc-guest:"
-# line (scripts/lib.sh qc_guest_of reads it; audit: 5 vCPUs, two nodes).
+# line (scripts/lib/inputs.sh qc_guest_of reads it; audit: 5 vCPUs, two nodes).
 QC_GUEST_PARAMS="scenario duration isolated housekeeping probes audit refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
 QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
 
 # --- a run: results/<run-id>/ -----------------------------------------------
-QC_RUN_TXT=run.txt          # every entry point (lib.sh qc_run_txt) -> summarize.sh
+QC_RUN_TXT=run.txt          # every entry point (lib/runs.sh qc_run_txt) -> summarize.sh
 QC_STATUS=status            # the entry point: running, ok or "failed: why" -> report.sh
 QC_SUMMARY=summary.json     # summarize.sh -> report.sh (its only input, the plots' data too)
 QC_REPORT_MD=report.md      # report.sh -> people

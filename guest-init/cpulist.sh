@@ -5,7 +5,7 @@
 # set tests are shell arithmetic: cpusets/ walks every thread and every
 # IRQ, and a fork per test is slow under TCG. 64-bit shell arithmetic limits
 # this to CPUs 0-62, plenty for a QEMU guest. (The host's CPU lists are
-# scripts/lib.sh's cpulist_*; the C programs' common/qc-util.c.)
+# scripts/lib/cpulist.sh; the C programs' common/qc-util.c.)
 
 # cl_mask LIST: CL_MASK = bitmask of LIST; returns 1 if LIST is malformed.
 cl_mask() {

@@ -8,7 +8,10 @@
 # and the project's guest module. make and ccache rebuild only what changed.
 # Prints the build directory on success.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/variants.sh"
 
 flavour= config_only=no
 while [ $# -gt 0 ]; do

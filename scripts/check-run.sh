@@ -16,7 +16,13 @@
 # file, the problem and the fix, and exit 1. Writes nothing.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/lib/cpulist.sh"
+. "$(dirname "$0")/lib/inputs.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/runs.sh"
+. "$(dirname "$0")/lib/variants.sh"
 run=${1:?usage: check-run.sh RUNDIR}
 run=${run%/}
 runtxt=$run/$QC_RUN_TXT
@@ -100,7 +106,7 @@ verdict_files > "$tmp/files"
 # fix KIND FILE: what to do about a bad FILE (check-run.jq says the same).
 fix() {
 	case $1 in
-	run-txt) echo "fix that line (scripts/lib.sh qc_run_txt writes run.txt)" ;;
+	run-txt) echo "fix that line (scripts/lib/runs.sh qc_run_txt writes run.txt)" ;;
 	analysis|selftest) echo "re-run scripts/analyze.sh ${2%/*} $isolated" ;;
 	*) echo "the guest wrote it: re-run the variant" ;;
 	esac

@@ -3,7 +3,13 @@
 # variant in one run (same machine, same accelerator, back to back), then
 # summarize and print the comparison. One results/<run-id>/ per call.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/lib/cpulist.sh"
+. "$(dirname "$0")/lib/inputs.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/runs.sh"
+. "$(dirname "$0")/lib/variants.sh"
 
 variants=$(qc_default_variants) scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto rate=
 cost_runs= build=yes decoy=

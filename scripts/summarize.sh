@@ -13,7 +13,13 @@
 # (default tracing/verdict-policy.json).
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/lib/cpulist.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/policy.sh"
+. "$(dirname "$0")/lib/runs.sh"
+. "$(dirname "$0")/lib/variants.sh"
 need_cmd jq
 run=${1:?usage: summarize.sh RUNDIR}
 run=${run%/}
@@ -44,7 +50,7 @@ trap finish EXIT
 # From here a refusal is the run's outcome too (die() writes the status
 # file), and a summary.json left from an earlier pass would disagree with
 # the inputs now refused, so it goes: report.sh must not render it.
-# shellcheck disable=SC2034 # read by die() in lib.sh
+# shellcheck disable=SC2034 # read by die() in lib/log.sh
 QC_STATUS_FILE=$run/$QC_STATUS
 refuse() {
 	rm -f "$run/$QC_SUMMARY" "$run/$QC_SUMMARY.tmp"

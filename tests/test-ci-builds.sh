@@ -7,7 +7,10 @@
 # checker must also catch each kind of offender.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/scripts/lib.sh"
+. "$root/scripts/lib/paths.sh"
+. "$root/scripts/lib/log.sh"
+. "$root/scripts/lib/plugin.sh"
+. "$root/scripts/lib/variants.sh"
 
 ci=$(ktap_ci_builds | tr '\n' ' ')
 check() { awk -v ci="$ci" -f "$root/tests/check-boots.awk" "$@"; }

@@ -14,7 +14,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
-. "$root/scripts/lib.sh"
+. "$root/scripts/lib/paths.sh"
+. "$root/scripts/lib/log.sh"
+. "$root/scripts/lib/plugin.sh"
 
 ktap_require qemu-system-x86_64 jq trace-cmd
 variants=$(ktap_boots)

@@ -10,7 +10,7 @@
 # the same list say, per sub-window, whether the trigger's kernel path ran.
 # "/results/$QC_AUDIT_TXT": one line per trigger, "<name> <status> <what it did>",
 # status ran, failed or not-implemented. Then the planted-noise self-test.
-# The audit's guest is bigger than the others (read by scripts/lib.sh,
+# The audit's guest is bigger than the others (read by scripts/lib/inputs.sh,
 # qc_guest_of): a second housekeeping CPU (the last, CPU 4) to take
 # offline, a second NUMA node (1280 MB, no CPUs) to migrate pages to, and
 # on it room for a 1 GiB hugetlb CMA area, from which the contiguous
