@@ -9,7 +9,7 @@ QC_HAMMER=/sys/kernel/debug/qc_hammer
 # second one, to take offline), at QC_RATE calls/s when the host passed
 # qc.rate= (the module's default, 100/s, otherwise).
 qc_hammer_load() {
-	cl_first "$QC_HOUSEKEEPING" || { qc_say "housekeeping CPUs '$QC_HOUSEKEEPING' malformed"; return 1; }
+	qc_cpulist_first "$QC_HOUSEKEEPING" || { qc_say "housekeeping CPUs '$QC_HOUSEKEEPING' malformed"; return 1; }
 	insmod /qc/modules/qc_hammer.ko cpu="$CL_FIRST" ${QC_RATE:+rate_hz=$QC_RATE} ||
 		{ qc_say "cannot load qc_hammer.ko"; return 1; }
 }
@@ -41,7 +41,7 @@ qc_hammer_finish() {
 qc_hammer_start_decoy() {
 	qc_hammer_start || return 1
 	[ "${QC_DECOY:-0}" -gt 0 ] || return 0
-	cl_mask "$QC_ISOLATED" || { qc_say "isolated CPUs '$QC_ISOLATED' malformed"; return 1; }
+	qc_cpulist_mask "$QC_ISOLATED" || { qc_say "isolated CPUs '$QC_ISOLATED' malformed"; return 1; }
 	printf '%x %d %d\n' "$CL_MASK" "$QC_DECOY" $((QC_DURATION * 1000 / QC_DECOY)) > $QC_HAMMER/decoy ||
 		{ qc_say "cannot start the decoy"; return 1; }
 }

@@ -20,17 +20,17 @@ export QC_PROBES
 # own CPU's lists every QC_REFILL_MS, so every drain finds pages there.
 # QC_REFILL (from the host, qc.refill=) names the refill CPUs; the other
 # isolated CPUs run oslat, the pure-spin reference.
-cl_mask "$QC_ISOLATED"
+qc_cpulist_mask "$QC_ISOLATED"
 qc_iso_mask=$CL_MASK
 qc_refill_mask=0
 case ${QC_REFILL:-none} in
 none) ;;
-*) cl_mask "$QC_REFILL" || { qc_say "bad refill CPU list '$QC_REFILL'"; exit 2; }
+*) qc_cpulist_mask "$QC_REFILL" || { qc_say "bad refill CPU list '$QC_REFILL'"; exit 2; }
    qc_refill_mask=$CL_MASK ;;
 esac
-cl_list $((qc_refill_mask & qc_iso_mask))
+qc_cpulist_of_mask $((qc_refill_mask & qc_iso_mask))
 QC_REFILL_CPUS=$CL_LIST
-cl_list $((qc_iso_mask & ~qc_refill_mask))
+qc_cpulist_of_mask $((qc_iso_mask & ~qc_refill_mask))
 QC_OSLAT_CPUS=$CL_LIST
 [ -n "$QC_OSLAT_CPUS" ] || { qc_say "no isolated CPU is left for oslat (refill $QC_REFILL)"; exit 2; }
 
@@ -123,7 +123,7 @@ qc_window_done() { true; }
 # exactly that many (scripts/analyze.sh).
 qc_selftest() {
 	k=${QC_PLANT:-5}
-	cl_mask "$QC_ISOLATED"
+	qc_cpulist_mask "$QC_ISOLATED"
 	c=0
 	planted=/results/$QC_PLANTED
 	: > "$planted"

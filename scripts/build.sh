@@ -25,8 +25,8 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || die "usage: $0 [--debug] [--config-only] VARIANT"
 variant=$1
-check_variant "$variant"
-check_tree "$variant"
+qc_check_variant "$variant"
+qc_check_tree "$variant"
 need_cmd gcc make flex bison bc ccache git flock
 label=$variant${flavour:+ ($flavour)}
 

@@ -5,7 +5,7 @@
 set -eu
 . "$(dirname "$0")/lib/paths.sh"
 . "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/cpulist.sh"
+. "$(dirname "$0")/../common/cpulist.sh"
 . "$(dirname "$0")/lib/inputs.sh"
 . "$(dirname "$0")/lib/plugin.sh"
 . "$(dirname "$0")/lib/runs.sh"
@@ -36,7 +36,7 @@ done
 qc_guest_of "$scenario"
 qc_check_inputs "$variants" "$scenario" "$duration" "$isolated" "$QC_GUEST_SMP" "$rate" "$refill"
 refill_cpus=$QC_REFILL_CPUS
-[ "$build" = no ] || check_tree $variants
+[ "$build" = no ] || qc_check_tree $variants
 
 n=$(echo $variants | wc -w)
 : "${bench_runs:=$QC_GUEST_BENCH_RUNS}" "${cost_runs:=$QC_GUEST_BENCH_RUNS}"

@@ -4,7 +4,7 @@
 set -eu
 . "$(dirname "$0")/lib/paths.sh"
 . "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/cpulist.sh"
+. "$(dirname "$0")/../common/cpulist.sh"
 . "$(dirname "$0")/lib/inputs.sh"
 . "$(dirname "$0")/lib/plugin.sh"
 . "$(dirname "$0")/lib/probes.sh"
@@ -84,8 +84,8 @@ done
 # Check every input before anything is built or written.
 qc_guest_of "$scenario"
 : "${smp:=$QC_GUEST_SMP}" "${mem:=$QC_GUEST_MEM}"
-is_count "$smp" || die "--smp '$smp' is not a CPU count"
-is_count "$mem" || die "--mem '$mem' is not a size in MB"
+qc_is_count "$smp" || die "--smp '$smp' is not a CPU count"
+qc_is_count "$mem" || die "--mem '$mem' is not a size in MB"
 # The second NUMA node keeps its size; node 0 gets the rest.
 numa=
 if [ -n "$QC_GUEST_NUMA" ]; then
@@ -99,7 +99,7 @@ refill=$QC_REFILL_CPUS
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
 : "${timeout:=$QC_GUEST_TIMEOUT}"
 [ -n "$timeout" ] || timeout=$((300 + 3 * duration))
-is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
+qc_is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 
 label=$(qc_label "$variant" "$flavour" "$tag")
 # Kernel parameters a scenario needs (stress: page_owner=on)

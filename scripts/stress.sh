@@ -8,7 +8,7 @@
 set -eu
 . "$(dirname "$0")/lib/paths.sh"
 . "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/cpulist.sh"
+. "$(dirname "$0")/../common/cpulist.sh"
 . "$(dirname "$0")/lib/inputs.sh"
 . "$(dirname "$0")/lib/plugin.sh"
 . "$(dirname "$0")/lib/runs.sh"
@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
 done
 # Every input, checked once, before anything is built or written.
 qc_check_inputs "$variants" stress "$duration" "$isolated" "$QC_SMP" "$rate" none
-[ "$build" = no ] || check_tree $variants
+[ "$build" = no ] || qc_check_tree $variants
 n=$(echo $variants | wc -w) i=0
 for v in $variants; do
 	i=$((i + 1))

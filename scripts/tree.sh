@@ -18,8 +18,8 @@ usage() { echo "usage: $0 VARIANT   (variants: $(qc_variants | tr '\n' ' '))"; }
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 case $1 in -h|--help) usage; exit 0 ;; esac
 variant=$1
-check_variant "$variant"
-check_tree "$variant"
+qc_check_variant "$variant"
+qc_check_tree "$variant"
 tree=$(qc_variant_tree "$variant")
 tarball=$(qc_tree_tarball "$tree")
 pristine=$(qc_pristine_dir "$tree")

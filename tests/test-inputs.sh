@@ -85,7 +85,7 @@ expect_error "a missing package is named with the fix" "'gcc' is not installed: 
 	env PATH="$scratch/bin" "$root/scripts/build.sh" spinlock
 
 # A patch that no longer applies: a copy of the repo with one broken variant
-# (with the lists every variant needs: scripts/lib/variants.sh check_variant).
+# (with the lists every variant needs: scripts/lib/variants.sh qc_check_variant).
 fake=$scratch/repo
 mkdir -p "$fake/patches/broken" "$fake/tracing" "$fake/bench/plugin"
 cp -r "$root/scripts" "$root/configs" "$fake/"
@@ -122,9 +122,9 @@ fi
 # CPU list helpers.
 . "$root/scripts/lib/paths.sh"
 . "$root/scripts/lib/log.sh"
-. "$root/scripts/lib/cpulist.sh"
+. "$root/common/cpulist.sh"
 . "$root/scripts/lib/inputs.sh"
-ktap_check "housekeeping_of 1-3 on 4 CPUs is 0" test "$(housekeeping_of 1-3 4)" = 0
+ktap_check "qc_housekeeping_of 1-3 on 4 CPUs is 0" test "$(qc_housekeeping_of 1-3 4)" = 0
 ktap_check "refill by default: every isolated CPU but the first, in hammer, quiet and audit only" \
 	test "$(qc_refill_cpus hammer 1-3 auto)/$(qc_refill_cpus quiet 1,3 auto)/$(qc_refill_cpus fifo 1-3 auto)/$(qc_refill_cpus hammer 1 auto)/$(qc_refill_cpus audit 1-3 auto)" = "2,3/3///2,3"
 # A scenario's guest: the defaults, or its own "# qc-guest:" line.

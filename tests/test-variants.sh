@@ -27,7 +27,7 @@ fake=$scratch/repo
 fresh() {
 	rm -rf "$fake"
 	mkdir -p "$fake/tracing" "$fake/bench/plugin" "$fake/guest-init" "$fake/patches"
-	cp -r "$root/scripts" "$root/configs" "$fake/"
+	cp -r "$root/scripts" "$root/configs" "$root/common" "$fake/"
 	cp -r "$root/tracing/probes" "$fake/tracing/"
 	cp "$root"/bench/plugin/*.list "$fake/bench/plugin/"
 	cp "$root/patches/series" "$fake/patches/"

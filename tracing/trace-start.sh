@@ -89,8 +89,8 @@ trace-cmd start -C mono -b "$kb" "$@" || exit 1
 [ -n "$origins" ] || exit 0
 
 # stack_filter SELECT: the trigger's filter for one origin-stacks.list line.
-. /qc/guest-init/cpulist.sh
-cl_mask "${QC_ISOLATED:-}" || { warn "isolated CPU list '${QC_ISOLATED:-}' is not a CPU list"; exit 1; }
+. /qc/common/cpulist.sh
+qc_cpulist_mask "${QC_ISOLATED:-}" || { warn "isolated CPU list '${QC_ISOLATED:-}' is not a CPU list"; exit 1; }
 # any_isolated EXPR: "EXPR || EXPR ...", once per isolated CPU with @ as it.
 any_isolated() {
 	_f= _c=0

@@ -33,7 +33,7 @@ echo +memory > /sys/fs/cgroup/cgroup.subtree_control ||
 qc_prepare
 # The TLB trigger's task spins on the last isolated CPU (a refill CPU
 # when there is one), so oslat's CPU sees only what reaches every CPU.
-cl_mask "$QC_ISOLATED"
+qc_cpulist_mask "$QC_ISOLATED"
 c=0
 while [ $((CL_MASK >> c)) -gt 1 ]; do c=$((c + 1)); done
 export QC_AUDIT_ISO_CPU=$c

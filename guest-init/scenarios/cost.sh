@@ -15,9 +15,9 @@ set -e
 runs=${QC_COST_RUNS:-5}
 mib=${QC_COST_MIB:-8}
 rounds=${QC_COST_ROUNDS:-2}
-cl_first "$QC_HOUSEKEEPING"
+qc_cpulist_first "$QC_HOUSEKEEPING"
 hk=$CL_FIRST
-cl_first "$QC_ISOLATED"
+qc_cpulist_first "$QC_ISOLATED"
 first=$CL_FIRST
 out=/results/$QC_PFT_COST
 : > "$out"

@@ -39,5 +39,5 @@ qc_kv() { sed -n "s/^$2: *//p" "$1" 2>/dev/null | head -n1 | sed 's/[[:space:]]*
 # The guests of a run by their label's tag (contract.sh qc_label): the
 # allocator benchmark's, timed (summarize.sh) and counted (alloc-cost.sh);
 # every other guest is judged.
-is_bench() { case $1 in *-"$QC_TAG_BENCH") return 0 ;; esac; return 1; }
-is_cost() { case $1 in *-"$QC_TAG_COST") return 0 ;; esac; return 1; }
+qc_is_bench() { case $1 in *-"$QC_TAG_BENCH") return 0 ;; esac; return 1; }
+qc_is_cost() { case $1 in *-"$QC_TAG_COST") return 0 ;; esac; return 1; }

@@ -2,7 +2,7 @@
 # each word means): every variant, its base, tree, config fragments and
 # audit list come from there, nowhere else; and the Debian kernel trees
 # (linux-source-*) the variants are built from.
-# Needs paths.sh, log.sh and plugin.sh (check_variant: the plugin lists).
+# Needs paths.sh, log.sh and plugin.sh (qc_check_variant: the plugin lists).
 # shellcheck shell=sh
 
 QC_SERIES=${QC_SERIES:-$QC_ROOT/patches/series}
@@ -47,11 +47,11 @@ qc_series_marked() { qc_registry | awk -v m="$1" '{ for (i = 6; i <= NF; i++) if
 qc_default_variants() { qc_series_marked default | paste -sd' ' -; }
 # The variant comparisons are made against, if one is marked "baseline".
 qc_series_baseline() { qc_series_marked baseline | head -n1; }
-# check_variant VARIANT: a variant the registry knows, whose line is
+# qc_check_variant VARIANT: a variant the registry knows, whose line is
 # whole, and every file it needs there: each one missing fails in one line
 # naming it, before anything is built (a list found missing after a build
 # costs the build).
-check_variant() {
+qc_check_variant() {
 	qc_variant_base "$1" >/dev/null ||
 		die "unknown variant '$1': choose one of: $(qc_variants | tr '\n' ' ')(see patches/series)"
 	[ -n "$(qc_variant_field "$1" 5)" ] ||
@@ -75,9 +75,9 @@ qc_tree_tarball() { echo "$QC_SRC/$1.tar.xz"; }
 # qc_tree_version TREE: the installed package's version (6.1.192-3), which
 # every run records: Debian's security archive moves.
 qc_tree_version() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || echo "(version unknown)"; }
-# check_tree VARIANT...: each variant's tree package is installed (a build
+# qc_check_tree VARIANT...: each variant's tree package is installed (a build
 # needs its source; a boot of an existing build does not).
-check_tree() {
+qc_check_tree() {
 	for _v in "$@"; do
 		_t=$(qc_variant_tree "$_v")
 		[ -f "$(qc_tree_tarball "$_t")" ] ||
