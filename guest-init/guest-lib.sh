@@ -3,7 +3,7 @@
 # Sourcing it brings the guest's CPU-list helper (cpulist.sh) too.
 . /qc/common/cpulist.sh
 # Every result file's name and every qc.* parameter (the results contract).
-. /qc/guest-init/contract.sh
+. /qc/common/contract.sh
 
 # qc_say MSG: a progress line on the console, which the host shows.
 qc_say() { echo "QC: $*" > /dev/console; }

@@ -31,7 +31,7 @@ usage: $0 [options]
       --tag NAME          name the result directory <variant>-NAME
       --param KEY=VALUE   pass qc.KEY=VALUE to the guest (QC_KEY in scenarios),
                           KEY one of: $QC_PARAMS_SETTABLE
-                          (guest-init/contract.sh), e.g. --param bench_runs=5
+                          (common/contract.sh), e.g. --param bench_runs=5
       --guest-script FILE run FILE in the guest (scenario "custom"); what it
                           writes in its working directory comes home
       --timeout SECONDS   hard limit for the guest (default 300 + 3 x duration;
@@ -66,7 +66,7 @@ while [ $# -gt 0 ]; do
 		*) die "--param '$2' is not KEY=VALUE" ;;
 		esac
 		case " $QC_PARAMS_SETTABLE " in *" ${2%%=*} "*) ;; *)
-			die "--param '$2': the guest reads no parameter '${2%%=*}' (one of: $QC_PARAMS_SETTABLE; see guest-init/contract.sh)" ;;
+			die "--param '$2': the guest reads no parameter '${2%%=*}' (one of: $QC_PARAMS_SETTABLE; see common/contract.sh)" ;;
 		esac
 		# The rate is checked with the other inputs.
 		if [ "${2%%=*}" = rate ]; then rate=${2#*=}; else params="$params qc.$2"; fi

@@ -110,7 +110,7 @@ variants=$(qc_kv "$runtxt" variants)
 [ -n "$variants" ] || refuse "$run/run.txt names no variants (its 'variants:' line is empty or missing)"
 
 # The guests this run actually has: every directory but plots/, named
-# VARIANT[-FLAVOUR][-TAG] by qc_label (guest-init/contract.sh). Those
+# VARIANT[-FLAVOUR][-TAG] by qc_label (common/contract.sh). Those
 # tagged bench or cost measured the allocator (timed here, counted by
 # alloc-cost.sh); the others are judged, in run.txt's variant order, and
 # a variant of run.txt with no judged guest at all is a failed one.

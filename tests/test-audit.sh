@@ -56,7 +56,7 @@ mkdir -p "$d"
 cp "$FX/audit-wq.dat" "$d/trace.dat"
 cp "$FX/audit-wq.txt" "$d/audit.txt"
 # the list the guest fired, as the audit scenario keeps it (the contract)
-cp tracing/probes/audit.list "$d/$(. guest-init/contract.sh && echo "$QC_AUDIT_LIST")"
+cp tracing/probes/audit.list "$d/$(. common/contract.sh && echo "$QC_AUDIT_LIST")"
 tracing/qc-analyze --cpus 1-3 --task oslat --json "$d/analysis.json" --quiet "$d/trace.dat" 2>"$tmp/qa.err" ||
 	ktap_diag "qc-analyze refused the fixture: $(cat "$tmp/qa.err")"
 sh scripts/audit.sh "$d" 1-3 >"$tmp/audit.out" 2>&1 ||

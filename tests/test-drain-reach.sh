@@ -23,7 +23,7 @@ variants=$(ktap_boots)
 ktap_plan $(($(echo $variants | wc -w) * 2))
 ktap_build_boots
 for v in $variants; do
-	if ! out=$("$root/scripts/run.sh" -V "$v" --no-build --guest-script "$root/tests/plugin/drain-reach-guest.sh" \
+	if ! out=$("$root/scripts/run.sh" -V "$v" --no-build --guest-script "$root/tests/guest/drain-reach.sh" \
 			--count-cost 2>"$scratch/log"); then
 		ktap_not_ok "$v: the counted drain under the exposure probes ran"
 		ktap_diag "$(tail -n 3 "$scratch/log")"

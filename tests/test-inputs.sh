@@ -94,7 +94,7 @@ cp "$fake/tracing/probes/spinlock.list" "$fake/tracing/probes/broken.list"
 cp "$root/bench/plugin/spin-wait.list" "$fake/bench/plugin/"
 printf 'spinlock drain_pages 1\nbroken drain_pages 1\n' > "$fake/bench/plugin/drain-reach.list"
 # The host's library sources the results contract.
-mkdir -p "$fake/guest-init" && cp "$root/guest-init/contract.sh" "$fake/guest-init/"
+cp -r "$root/common" "$fake/"
 printf 'spinlock - linux-source-6.1 guest.config audit\nbroken - linux-source-6.1 guest.config audit\n' > "$fake/patches/series"
 cat > "$fake/patches/broken/0001-break.patch" <<'PATCH'
 diff --git a/mm/page_alloc.c b/mm/page_alloc.c

@@ -262,7 +262,6 @@ mark=$scratch/marked-repo
 mkdir -p "$mark/patches" "$mark/guest-init" "$mark/tracing"
 cp -r "$root/scripts" "$mark/"
 cp -r "$root/common" "$mark/"
-cp "$root/guest-init/contract.sh" "$mark/guest-init/"
 cp -r "$root/guest-init/scenarios" "$mark/guest-init/"
 cp -r "$root/docs" "$mark/"
 cp "$root/tracing/verdict-policy.json" "$root/tracing/drain-causes.list" "$mark/tracing/"

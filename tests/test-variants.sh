@@ -31,7 +31,7 @@ fresh() {
 	cp -r "$root/tracing/probes" "$fake/tracing/"
 	cp "$root"/bench/plugin/*.list "$fake/bench/plugin/"
 	cp "$root/patches/series" "$fake/patches/"
-	cp -r "$root/guest-init/scenarios" "$root/guest-init/contract.sh" "$fake/guest-init/"
+	cp -r "$root/guest-init/scenarios" "$fake/guest-init/"
 }
 # nothing_built: a refusal made no cache (a diagnostic on the check before).
 nothing_built() { [ ! -e "$QC_CACHE" ] || { ktap_diag "... but $QC_CACHE was created"; rm -rf "$QC_CACHE"; }; }

@@ -52,13 +52,13 @@ qc_audit_run() {
 			i=$((i + 1))
 			sleep "$QC_AUDIT_GAP"
 			qc_say "audit step $i/$n: $t ($(( (n - i + 1) * (QC_AUDIT_GAP + 2) )) s left at most)"
-			sh /qc/tracing/trace-mark.sh "qc: audit $t start"
+			sh /qc/tracing/guest/trace-mark.sh "qc: audit $t start"
 			out=$("audit_$t" 2>&1)
 			rc=$?
 			# A mechanism the trigger set off (a deferred work item, an
 			# RCU callback) lands in the sub-window, not in the next gap.
 			sleep 0.3
-			sh /qc/tracing/trace-mark.sh "qc: audit $t end"
+			sh /qc/tracing/guest/trace-mark.sh "qc: audit $t end"
 			case $rc in 0) st=ran ;; 3) st=not-implemented ;; *) st=failed ;; esac
 			echo "$t $st $(echo "$out" | tr '\n' ' ')" >> "/results/$QC_AUDIT_TXT"
 		done

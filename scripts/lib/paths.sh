@@ -1,7 +1,7 @@
 # paths.sh: where everything is: the repository (QC_ROOT), the cache
 # outside it (QC_CACHE: trees, builds, the initramfs, the plugin), the
 # installed kernel sources (QC_SRC) and the runs (QC_RESULTS), and, from
-# the results contract (guest-init/contract.sh), every file's name in a run.
+# the results contract (common/contract.sh), every file's name in a run.
 # Needs nothing; every host script sources it first.
 # shellcheck shell=sh
 
@@ -15,7 +15,7 @@ QC_JOBS=${QC_JOBS:-$(nproc 2>/dev/null || echo 2)}
 QC_SRC=${QC_SRC:-/usr/src}
 
 # Every result file's name and every qc.* parameter (the results contract).
-. "$QC_ROOT/guest-init/contract.sh"
+. "$QC_ROOT/common/contract.sh"
 
 # Build directory of one variant and flavour ("" or "debug").
 qc_build_dir() { echo "$QC_CACHE/build/$1${2:+-$2}"; }

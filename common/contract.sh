@@ -29,11 +29,11 @@
 #   cost_runs     param: counted pft runs per thread count, scenario cost (5)
 #   cost_mib      param: MiB per pft thread and round there (default 8)
 #   cost_rounds   param: pft rounds there (default 2)
-#   decoy         param: rounds of the decoy (hammer/decoy.c) in the hammer
+#   decoy         param: rounds of the decoy (guest-module/decoy.c) in the hammer
 #                 window, each one IPI and one work item to every isolated
 #                 CPU, spread over the window (default 0: no decoy)
 #   origins       param: "no" leaves the send-side probes out of the trace
-#                 (tracing/trace-start.sh), only to measure their cost: the
+#                 (tracing/guest/trace-start.sh), only to measure their cost: the
 #                 verdict rule refuses such a trace
 # A scenario that needs kernel parameters of its own names them on a
 # "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on), and
@@ -77,8 +77,8 @@ QC_PRIME=prime.txt          # guest-init/prime.c's per-CPU lines
 QC_PCP_BEFORE=pcp-before.json  # pcp-counts.sh before priming
 QC_PCP_PRIMED=pcp-primed.json  # pcp-counts.sh after priming
 QC_PCP_AFTER=pcp-after.json    # pcp-counts.sh after the window
-QC_HAMMER_JSON=hammer.json  # hammer.sh qc_hammer_finish: the module's stats -> summarize.sh
-QC_DECOY_JSON=decoy.json    # hammer.sh qc_decoy_finish: what the decoy sent and what ran -> tests
+QC_HAMMER_JSON=hammer.json  # module.sh qc_hammer_finish: the module's stats -> summarize.sh
+QC_DECOY_JSON=decoy.json    # module.sh qc_decoy_finish: what the decoy sent and what ran -> tests
 QC_PLANTED=selftest-planted.txt  # measure.sh qc_selftest: "KIND CPU K" lines -> analyze.sh
 QC_AUDIT_TXT=audit.txt      # the audit scenario: "<trigger> <status> <what it did>" lines -> audit.sh
 QC_AUDIT_LIST=audit-triggers.list  # the audit scenario: the trigger list it fired (qc.audit's) -> audit.sh
@@ -108,5 +108,5 @@ QC_SELFTEST_JSON=selftest.json  # planted vs counted per CPU -> summarize.sh
 QC_SELFTEST_ANALYSIS=selftest-analysis  # .json, .txt: the self-test trace's analysis
 QC_SELFTEST_CAUSES=selftest-causes.list  # the planted causes as a drain-cause list
 QC_SELFTEST_CHARGED=selftest-charged  # .json -> summarize.sh: the planted causes as drain causes
-QC_PLANTER_FUNCTION=qc_plant_write  # hammer/plant.c: what plants them, the drain of selftest-charged
+QC_PLANTER_FUNCTION=qc_plant_write  # guest-module/plant.c: what plants them, the drain of selftest-charged
 QC_AUDIT_JSON=audit.json    # scripts/audit.sh: per trigger, its sub-window's counts -> summarize.sh
