@@ -11,10 +11,12 @@ REFILL   ?= auto
 RATE     ?=
 RUN      ?=
 REANALYZE ?=
+NOTE     ?=
+TRACES   ?=
 
 STRESS_SECONDS ?= 300
 
-.PHONY: all setup build run compare audit report stress test test-fast clean help
+.PHONY: all setup build run compare audit report keep stress test test-fast clean help
 
 all: help
 
@@ -26,6 +28,8 @@ help:
 	@echo "make audit [VARIANTS=...]       which housekeeping operations interrupt an isolated CPU"
 	@echo "                                (= make compare SCENARIO=audit)"
 	@echo "make report RUN=results/<run-id> [REANALYZE=1]  re-render a run's report (REANALYZE=1: re-analyse a copy)"
+	@echo "make keep RUN=results/<run-id> NOTE=\"what it shows\" [TRACES=1]"
+	@echo "                                make a run a reference run, tracked by git (new runs are ignored)"
 	@echo "make build VARIANT=wq           build one variant's guest kernel"
 	@echo "make run VARIANT=wq [SCENARIO=...] [DURATION=s]"
 	@echo "make stress [STRESS_SECONDS=300] [VARIANTS=...] [RATE=...]  debug builds under the drain stress"
@@ -54,6 +58,11 @@ audit:
 report:
 	@test -n "$(RUN)" || { echo "quietcore: error: which run? make report RUN=results/<run-id>" >&2; exit 1; }
 	@$(if $(REANALYZE),scripts/reanalyze.sh,scripts/report.sh) $(RUN)
+
+# A run becomes a reference run, the only kind git tracks (results/README.md).
+keep:
+	@test -n "$(RUN)" || { echo "quietcore: error: which run? make keep RUN=results/<run-id> NOTE=\"what it shows\"" >&2; exit 1; }
+	@scripts/keep.sh $(if $(TRACES),--traces) "$(RUN)" "$(NOTE)"
 
 stress:
 	@scripts/stress.sh --duration "$(STRESS_SECONDS)" $(if $(VARIANTS),--variants "$(VARIANTS)") $(if $(RATE),--rate "$(RATE)")

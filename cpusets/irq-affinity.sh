@@ -7,7 +7,7 @@
 
 # steer_irqs: uses isolate.sh's hk_mask, hk_list, set_file and rec.
 steer_irqs() {
-	hexmask_of "$hk_mask"
+	qc_cpulist_hexmask "$hk_mask"
 	set_file irq.default_smp_affinity /proc/irq/default_smp_affinity "$HEXMASK"
 	irq_set=0 irq_refused=
 	for d in /proc/irq/[0-9]*; do

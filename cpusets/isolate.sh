@@ -54,9 +54,9 @@ case $want_prs in isolated | root) ;; *) usage ;; esac
 case $stat_interval in '' | *[!0-9]*) usage ;; esac
 hk=$1 iso=$2 record=${3:-/dev/null}
 
-cl_mask "$hk" || { echo "isolate: bad housekeeping list '$hk'" >&2; exit 2; }
+qc_cpulist_mask "$hk" || { echo "isolate: bad housekeeping list '$hk'" >&2; exit 2; }
 hk_mask=$CL_MASK
-cl_mask "$iso" || { echo "isolate: bad isolated list '$iso'" >&2; exit 2; }
+qc_cpulist_mask "$iso" || { echo "isolate: bad isolated list '$iso'" >&2; exit 2; }
 iso_mask=$CL_MASK
 [ $((hk_mask & iso_mask)) -eq 0 ] || { echo "isolate: housekeeping $hk and isolated $iso overlap" >&2; exit 2; }
 [ "$hk_mask" -ne 0 ] && [ "$iso_mask" -ne 0 ] || usage
@@ -90,8 +90,8 @@ grep -qw cpuset "$QC_CGROOT/cgroup.controllers" ||
 echo +cpuset > "$QC_CGROOT/cgroup.subtree_control" ||
 	{ err "cannot enable cpuset in $QC_CGROOT/cgroup.subtree_control"; exit 1; }
 mkdir -p "$QC_CG_HK" "$QC_CG_ISO" || { err "cannot create cgroups"; exit 1; }
-cl_list "$hk_mask"; hk_list=$CL_LIST
-cl_list "$iso_mask"; iso_list=$CL_LIST
+qc_cpulist_of_mask "$hk_mask"; hk_list=$CL_LIST
+qc_cpulist_of_mask "$iso_mask"; iso_list=$CL_LIST
 # Only cpus is set: an empty cpuset.mems uses the parent's nodes in v2.
 set_file cgroup.housekeeping.cpus "$QC_CG_HK/cpuset.cpus" "$hk_list"
 set_file cgroup.isolated.cpus "$QC_CG_ISO/cpuset.cpus" "$iso_list"
@@ -136,11 +136,11 @@ for p in $(cat "$QC_CGROOT/cgroup.procs"); do
 	elif is_bound_kthread; then
 		# Bound by the kernel; user space cannot move it. On one isolated
 		# CPU: a per-CPU kthread that stays. Bound wider: verify.sh says.
-		cl_mask "$T_ALLOWED"
+		qc_cpulist_mask "$T_ALLOWED"
 		[ $((CL_MASK & iso_mask)) -eq 0 ] || [ $((CL_MASK & (CL_MASK - 1))) -ne 0 ] ||
 			percpu="$percpu $T_COMM"
 	else
-		cl_mask "$T_ALLOWED"
+		qc_cpulist_mask "$T_ALLOWED"
 		if [ $((CL_MASK & ~hk_mask)) -ne 0 ]; then
 			taskset -pc "$hk_list" "$p" > /dev/null 2>&1 &&
 				pinned=$((pinned + 1)) || err "kthread: cannot pin pid $p ($T_COMM) to $hk_list"
@@ -155,7 +155,7 @@ rec kthreads.per_cpu_staying "${percpu# }"
 # Unbound work (and the kworker/uN:M pools) may run only on these CPUs.
 wq=/sys/devices/virtual/workqueue/cpumask
 if [ -f "$wq" ]; then
-	hexmask_of "$hk_mask"
+	qc_cpulist_hexmask "$hk_mask"
 	set_file workqueue.cpumask "$wq" "$HEXMASK"
 else
 	rec workqueue.cpumask "absent"

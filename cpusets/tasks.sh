@@ -1,10 +1,10 @@
 # Tasks and cgroups as isolate.sh, verify.sh and enter-isolated.sh read
 # them (busybox ash): the cgroup paths, a task's flags, affinity and
 # cgroup, and a /proc or /sys value. Sourced, never run; sources the
-# guest's CPU-list helper (guest-init/cpulist.sh) itself.
+# guest's CPU-list helper (common/cpulist.sh) itself.
 
 # Found from this directory, in the repository and in the guest's /qc alike.
-. "$QC_CPUSETS/../guest-init/cpulist.sh"
+. "$QC_CPUSETS/../common/cpulist.sh"
 
 QC_CGROOT=${QC_CGROOT:-/sys/fs/cgroup}
 QC_CG_HK=$QC_CGROOT/housekeeping

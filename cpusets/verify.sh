@@ -37,12 +37,12 @@ while [ $# -gt 2 ]; do
 	esac
 done
 [ $# -eq 2 ] || { echo "usage: $0 [--measured] [--record FILE] HOUSEKEEPING ISOLATED" >&2; exit 2; }
-cl_mask "$1" || { echo "verify: bad housekeeping list '$1'" >&2; exit 2; }
+qc_cpulist_mask "$1" || { echo "verify: bad housekeeping list '$1'" >&2; exit 2; }
 hk_mask=$CL_MASK
-cl_mask "$2" || { echo "verify: bad isolated list '$2'" >&2; exit 2; }
+qc_cpulist_mask "$2" || { echo "verify: bad isolated list '$2'" >&2; exit 2; }
 iso_mask=$CL_MASK
-cl_list "$hk_mask"; hk_list=$CL_LIST
-cl_list "$iso_mask"; iso_list=$CL_LIST
+qc_cpulist_of_mask "$hk_mask"; hk_list=$CL_LIST
+qc_cpulist_of_mask "$iso_mask"; iso_list=$CL_LIST
 
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
@@ -58,12 +58,12 @@ root) info "cpu $iso_list: $QC_CG_ISO is a 'root' partition (kernel refused 'iso
 *) fail "cpu $iso_list: partition $QC_CG_ISO is '$LINE'" ;;
 esac
 read_first "$QC_CG_ISO/cpuset.cpus.effective"
-cl_mask "${LINE:-x}" && [ "$CL_MASK" -eq "$iso_mask" ] &&
+qc_cpulist_mask "${LINE:-x}" && [ "$CL_MASK" -eq "$iso_mask" ] &&
 	ok "partition: effective CPUs $LINE" ||
 	fail "cpu $iso_list: partition effective CPUs are '$LINE', want $iso_list"
 for cg in "$QC_CGROOT" "$QC_CG_HK"; do
 	read_first "$cg/cpuset.cpus.effective"
-	if cl_mask "${LINE:-x}" && [ $((CL_MASK & iso_mask)) -eq 0 ]; then
+	if qc_cpulist_mask "${LINE:-x}" && [ $((CL_MASK & iso_mask)) -eq 0 ]; then
 		ok "cgroup $cg: effective CPUs $LINE"
 	else
 		fail "cpu $iso_list: cgroup $cg has effective CPUs '$LINE'"
@@ -73,7 +73,7 @@ done
 # --- kernel isolation as booted (informational) -------------------------------
 for f in isolated nohz_full; do
 	read_first "/sys/devices/system/cpu/$f"
-	cl_mask "${LINE:-x}" 2>/dev/null && [ $((iso_mask & ~CL_MASK)) -eq 0 ] &&
+	qc_cpulist_mask "${LINE:-x}" 2>/dev/null && [ $((iso_mask & ~CL_MASK)) -eq 0 ] &&
 		ok "boot: $f=$LINE" || info "cpu $iso_list: boot $f is '$LINE', not covering $iso_list"
 done
 
@@ -81,10 +81,10 @@ done
 percpu=
 for t in /proc/[0-9]*/task/[0-9]*; do
 	task_info "$t" || continue
-	cl_mask "$T_ALLOWED" || continue
+	qc_cpulist_mask "$T_ALLOWED" || continue
 	hit=$((CL_MASK & iso_mask))
 	[ "$hit" -ne 0 ] || continue
-	cl_list "$hit"; cpus=$CL_LIST
+	qc_cpulist_of_mask "$hit"; cpus=$CL_LIST
 	tid=${t##*/} pid=${t#/proc/}; pid=${pid%%/*}
 	if is_bound_kthread && [ "$CL_MASK" -eq "$hit" ] && [ $((hit & (hit - 1))) -eq 0 ]; then
 		percpu="$percpu $cpus:$T_COMM"
@@ -126,12 +126,12 @@ for d in /proc/irq/[0-9]*; do
 	read_first "$d/smp_affinity_list"
 	req=$LINE eff=
 	[ ! -f "$d/effective_affinity_list" ] || { read_first "$d/effective_affinity_list"; eff=$LINE; }
-	cl_mask "${req:-x}" 2>/dev/null || continue
+	qc_cpulist_mask "${req:-x}" 2>/dev/null || continue
 	m=$CL_MASK
-	! cl_mask "${eff:-x}" 2>/dev/null || m=$((m | CL_MASK))
+	! qc_cpulist_mask "${eff:-x}" 2>/dev/null || m=$((m | CL_MASK))
 	hit=$((m & iso_mask))
 	[ "$hit" -ne 0 ] || continue
-	cl_list "$hit"
+	qc_cpulist_of_mask "$hit"
 	name=$(awk -v n="$n:" '$1 == n { print $NF }' /proc/interrupts)
 	what="irq $n (${name:-no handler}) affinity $req, effective ${eff:-?}"
 	case $refused in
@@ -144,11 +144,11 @@ done
 wq=/sys/devices/virtual/workqueue/cpumask
 if [ -f "$wq" ]; then
 	read_first "$wq"
-	mask_of_hex "$LINE"
+	qc_cpulist_mask_of_hex "$LINE"
 	if [ $((HEX_MASK & iso_mask)) -eq 0 ]; then
 		ok "workqueue cpumask $LINE"
 	else
-		cl_list $((HEX_MASK & iso_mask))
+		qc_cpulist_of_mask $((HEX_MASK & iso_mask))
 		fail "cpu $CL_LIST: unbound workqueue cpumask $LINE includes isolated CPUs"
 	fi
 fi

@@ -1,9 +1,9 @@
 # Helpers shared by the guest's /init and scenarios (busybox ash): the
 # console progress line, a window's countdown, the kernel's own facts.
 # Sourcing it brings the guest's CPU-list helper (cpulist.sh) too.
-. /qc/guest-init/cpulist.sh
+. /qc/common/cpulist.sh
 # Every result file's name and every qc.* parameter (the results contract).
-. /qc/guest-init/contract.sh
+. /qc/common/contract.sh
 
 # qc_say MSG: a progress line on the console, which the host shows.
 qc_say() { echo "QC: $*" > /dev/console; }

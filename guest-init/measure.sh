@@ -1,14 +1,14 @@
 # The isolation measurement, shared by the hammer, fifo, quiet and
 # audit scenarios (docs/design.md, "The measurement, step by step").
 # Sourced after guest-lib.sh; every step writes its evidence under
-# /results, in the files guest-init/contract.sh names.
+# /results, in the files common/contract.sh names.
 #
 # Order matters: isolate first (so priming and oslat land on settled
 # CPUs), prime, then start tracing with no live reader and open the window
 # only once oslat's threads run, so its start-up (affinity changes wake
 # migration/N) stays outside what is counted.
 
-. /qc/guest-init/hammer.sh
+. /qc/guest-init/module.sh
 
 QC_OSLAT_SETTLE=${QC_OSLAT_SETTLE:-3}
 # The exposure probes of this kernel (tracing/probes/<variant>.list).
@@ -20,17 +20,17 @@ export QC_PROBES
 # own CPU's lists every QC_REFILL_MS, so every drain finds pages there.
 # QC_REFILL (from the host, qc.refill=) names the refill CPUs; the other
 # isolated CPUs run oslat, the pure-spin reference.
-cl_mask "$QC_ISOLATED"
+qc_cpulist_mask "$QC_ISOLATED"
 qc_iso_mask=$CL_MASK
 qc_refill_mask=0
 case ${QC_REFILL:-none} in
 none) ;;
-*) cl_mask "$QC_REFILL" || { qc_say "bad refill CPU list '$QC_REFILL'"; exit 2; }
+*) qc_cpulist_mask "$QC_REFILL" || { qc_say "bad refill CPU list '$QC_REFILL'"; exit 2; }
    qc_refill_mask=$CL_MASK ;;
 esac
-cl_list $((qc_refill_mask & qc_iso_mask))
+qc_cpulist_of_mask $((qc_refill_mask & qc_iso_mask))
 QC_REFILL_CPUS=$CL_LIST
-cl_list $((qc_iso_mask & ~qc_refill_mask))
+qc_cpulist_of_mask $((qc_iso_mask & ~qc_refill_mask))
 QC_OSLAT_CPUS=$CL_LIST
 [ -n "$QC_OSLAT_CPUS" ] || { qc_say "no isolated CPU is left for oslat (refill $QC_REFILL)"; exit 2; }
 
@@ -72,7 +72,7 @@ qc_prime() {
 qc_window() {
 	name=$1 secs=$2 start=$3
 	shift 3
-	sh /qc/tracing/trace-start.sh || { qc_say "trace-start failed"; return 1; }
+	sh /qc/tracing/guest/trace-start.sh || { qc_say "trace-start failed"; return 1; }
 	# The workloads must live in the isolated partition to be allowed
 	# there. oslat's main thread sleeps on its first CPU until the end;
 	# its workers spin on QC_OSLAT_WORKERS (default: the oslat CPUs).
@@ -96,7 +96,7 @@ qc_window() {
 	sh /qc/cpusets/verify.sh --measured --record /results/isolation.txt "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
 		> "/results/$(qc_window_file verify-window "$name" txt)" 2>&1 ||
 		qc_say "isolation check during the window failed: see $(qc_window_file verify-window "$name" txt)"
-	sh /qc/tracing/trace-mark.sh "qc: window start"
+	sh /qc/tracing/guest/trace-mark.sh "qc: window start"
 	$start
 	qc_wait_progress "$secs" "${name:-window}"
 	waited=0
@@ -104,7 +104,7 @@ qc_window() {
 		sleep 1
 		waited=$((waited + 1))
 	done
-	sh /qc/tracing/trace-mark.sh "qc: window end"
+	sh /qc/tracing/guest/trace-mark.sh "qc: window end"
 	# oslat's -D outlasts the window and its grace; SIGINT ends it now and
 	# it still writes its JSON. (If it is gone already, that is fine too.)
 	kill -INT "$oslat_pid" 2>/dev/null || true
@@ -113,7 +113,7 @@ qc_window() {
 		kill -INT "$refill_pid" 2>/dev/null || true
 		wait "$refill_pid" || { qc_say "refill exited with $?: $(tail -n1 "/results/$(qc_window_file refill "$name" txt)")"; return 1; }
 	fi
-	sh /qc/tracing/trace-stop.sh "/results/$(qc_window_file trace "$name" dat)" ||
+	sh /qc/tracing/guest/trace-stop.sh "/results/$(qc_window_file trace "$name" dat)" ||
 		{ qc_say "trace-stop failed"; return 1; }
 }
 qc_window_done() { true; }
@@ -123,7 +123,7 @@ qc_window_done() { true; }
 # exactly that many (scripts/analyze.sh).
 qc_selftest() {
 	k=${QC_PLANT:-5}
-	cl_mask "$QC_ISOLATED"
+	qc_cpulist_mask "$QC_ISOLATED"
 	c=0
 	planted=/results/$QC_PLANTED
 	: > "$planted"

@@ -9,7 +9,9 @@
 # directory; refuses (one line, non-zero) one whose files do not match.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/lib/plugin.sh"
 need_cmd jq make
 run=${1:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
 variants=${2:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}

@@ -14,7 +14,9 @@
 # (QEMU's -plugin SO,ARGS); QEMU's own exit status then counts too, since
 # a plugin reports its refusal through it.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/../common/cpulist.sh"
 
 kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append= plugin= numa=
 while [ $# -gt 0 ]; do
@@ -37,8 +39,8 @@ mkdir -p "$out"
 # The isolation the design asks for, derived from one CPU list.
 cmdline="console=ttyS0,115200 panic=-1 tsc=reliable"
 cmdline="$cmdline nohz_full=$isolated isolcpus=nohz,domain,managed_irq,$isolated"
-cmdline="$cmdline rcu_nocbs=$isolated irqaffinity=$(housekeeping_of "$isolated" "$smp")"
-cmdline="$cmdline qc.isolated=$isolated qc.housekeeping=$(housekeeping_of "$isolated" "$smp") $append"
+cmdline="$cmdline rcu_nocbs=$isolated irqaffinity=$(qc_housekeeping_of "$isolated" "$smp")"
+cmdline="$cmdline qc.isolated=$isolated qc.housekeeping=$(qc_housekeeping_of "$isolated" "$smp") $append"
 
 disk=$out/.results.img
 rm -f "$disk"

@@ -8,7 +8,10 @@
 # and the project's guest module. make and ccache rebuild only what changed.
 # Prints the build directory on success.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/variants.sh"
 
 flavour= config_only=no
 while [ $# -gt 0 ]; do
@@ -22,8 +25,8 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || die "usage: $0 [--debug] [--config-only] VARIANT"
 variant=$1
-check_variant "$variant"
-check_tree "$variant"
+qc_check_variant "$variant"
+qc_check_tree "$variant"
 need_cmd gcc make flex bison bc ccache git flock
 label=$variant${flavour:+ ($flavour)}
 
@@ -97,12 +100,12 @@ fi
 info "kernel built in $(( $(date +%s) - start )) s: $out/arch/x86/boot/bzImage"
 
 step 4 4 "guest module for $label"
-# hammer/ holds the module's sources; it is built in the build directory
+# guest-module/ holds the module's sources; it is built in the build directory
 # so that variants never share objects.
-if [ -f "$QC_ROOT/hammer/Kbuild" ]; then
+if [ -f "$QC_ROOT/guest-module/Kbuild" ]; then
 	mod=$out/qc-module
 	mkdir -p "$mod"
-	for f in "$QC_ROOT"/hammer/Kbuild "$QC_ROOT"/hammer/*.c "$QC_ROOT"/hammer/*.h; do
+	for f in "$QC_ROOT"/guest-module/Kbuild "$QC_ROOT"/guest-module/*.c "$QC_ROOT"/guest-module/*.h; do
 		if [ -f "$f" ] && ! cmp -s "$f" "$mod/$(basename "$f")"; then cp "$f" "$mod/"; fi
 	done
 	kmake "$out" M="$mod" modules >"$out/module.log" 2>&1 ||

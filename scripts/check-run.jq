@@ -18,7 +18,7 @@ include "validate";
 | [$ARGS.positional as $a | range(0; $a | length; 2) as $j
    | ($a[$j + 1] | split("/")) as $path
    | {kind: $a[$j], file: $a[$j + 1], guest: $path[-2], name: $path[-1], doc: $docs[$j / 2].t,
-      fix: ({"run-txt": "fix that line (scripts/lib.sh qc_run_txt writes run.txt)",
+      fix: ({"run-txt": "fix that line (scripts/lib/runs.sh qc_run_txt writes run.txt)",
              analysis: "re-run scripts/analyze.sh \($path[:-1] | join("/")) \($iso)",
              selftest: "re-run scripts/analyze.sh \($path[:-1] | join("/")) \($iso)"}[$a[$j]]
             // "the guest wrote it: re-run the variant")}] as $files

@@ -16,7 +16,13 @@
 # file, the problem and the fix, and exit 1. Writes nothing.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/../common/cpulist.sh"
+. "$(dirname "$0")/lib/inputs.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/runs.sh"
+. "$(dirname "$0")/lib/variants.sh"
 run=${1:?usage: check-run.sh RUNDIR}
 run=${run%/}
 runtxt=$run/$QC_RUN_TXT
@@ -29,14 +35,14 @@ $(awk '{ k = $0; sub(/:.*/, "", k); v = $0; sub(/^[^:]*: */, "", v); sub(/[[:spa
        !(k in seen) { seen[k] = 1; val[k] = v }
        END { print val["isolated"]; print val["refill"]; print val["scenario"] }' "$runtxt")
 EOF
-check_scenario "$scenario"
+qc_check_scenario "$scenario"
 # Housekeeping CPU 0 is never isolated (a range that holds 0 starts at 0).
 case ",$isolated," in *,0,*|*,0-*)
 	die "$runtxt: 'isolated: $isolated' includes housekeeping CPU 0: fix the line to what the guests isolated" ;;
 esac
 
 # same A B: two CPU lists name the same CPUs (both already bounded).
-same() { [ "$1" = "$2" ] || [ "$(cpulist_expand "$1" | paste -sd, -)" = "$(cpulist_expand "$2" | paste -sd, -)" ]; }
+same() { [ "$1" = "$2" ] || [ "$(qc_cpulist_expand "$1" | paste -sd, -)" = "$(qc_cpulist_expand "$2" | paste -sd, -)" ]; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -57,24 +63,24 @@ done > "$tmp/bp"
 judged=
 while read -r g smp t_iso t_refill t_scen; do
 	bp=$run/$g/$QC_BOOT_PARAMS
-	{ is_count "$smp" && [ ${#smp} -le 4 ]; } ||
+	{ qc_is_count "$smp" && [ ${#smp} -le 4 ]; } ||
 		die "$bp: 'smp: $smp' is not a vCPU count: the guest's boot-params.txt is damaged; re-run the variant"
 	# Bounded first: nothing below expands a list that is not.
-	[ -z "$isolated" ] || cpulist_below "$isolated" "$smp" ||
+	[ -z "$isolated" ] || qc_cpulist_below "$isolated" "$smp" ||
 		die "$runtxt: 'isolated: $isolated' is not a list of CPUs 1-$((smp - 1)) of the $smp-vCPU guest $g (CPU 0 keeps house): fix the line to what the guest isolated ($t_iso)"
-	[ -z "$refill" ] || cpulist_below "$refill" "$smp" ||
+	[ -z "$refill" ] || qc_cpulist_below "$refill" "$smp" ||
 		die "$runtxt: 'refill: $refill' names a CPU the $smp-vCPU guest $g does not have: fix the line to what the guest ran ($t_refill)"
 	# The allocator benchmark's guests boot run.sh's own isolation, not
 	# the run's: only the judged guests must agree with run.txt.
-	! is_bench "$g" && ! is_cost "$g" || continue
+	! qc_is_bench "$g" && ! qc_is_cost "$g" || continue
 	judged="$judged $g"
-	[ "$t_iso" != - ] && cpulist_below "$t_iso" "$smp" && same "$isolated" "$t_iso" ||
+	[ "$t_iso" != - ] && qc_cpulist_below "$t_iso" "$smp" && same "$isolated" "$t_iso" ||
 		die "$runtxt says 'isolated: $isolated' but guest $g isolated '$t_iso' ($bp): fix run.txt to match its guests"
 	[ "$t_scen" = "$scenario" ] ||
 		die "$runtxt says 'scenario: $scenario' but guest $g ran '$t_scen' ($bp): fix run.txt to match its guests"
 	# Guests from before the refill workload were told nothing: all oslat.
 	case $t_refill in -|none) t_refill= ;; esac
-	[ "$t_refill" = "$refill" ] || { [ -n "$t_refill" ] && [ -n "$refill" ] && cpulist_below "$t_refill" "$smp" && same "$refill" "$t_refill"; } ||
+	[ "$t_refill" = "$refill" ] || { [ -n "$t_refill" ] && [ -n "$refill" ] && qc_cpulist_below "$t_refill" "$smp" && same "$refill" "$t_refill"; } ||
 		die "$runtxt says 'refill: $refill' but guest $g ran the refill workload on '${t_refill:-none}' ($bp): fix run.txt to match its guests"
 done < "$tmp/told"
 
@@ -100,7 +106,7 @@ verdict_files > "$tmp/files"
 # fix KIND FILE: what to do about a bad FILE (check-run.jq says the same).
 fix() {
 	case $1 in
-	run-txt) echo "fix that line (scripts/lib.sh qc_run_txt writes run.txt)" ;;
+	run-txt) echo "fix that line (scripts/lib/runs.sh qc_run_txt writes run.txt)" ;;
 	analysis|selftest) echo "re-run scripts/analyze.sh ${2%/*} $isolated" ;;
 	*) echo "the guest wrote it: re-run the variant" ;;
 	esac

@@ -3,7 +3,13 @@
 # variant in one run (same machine, same accelerator, back to back), then
 # summarize and print the comparison. One results/<run-id>/ per call.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/../common/cpulist.sh"
+. "$(dirname "$0")/lib/inputs.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/runs.sh"
+. "$(dirname "$0")/lib/variants.sh"
 
 variants=$(qc_default_variants) scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto rate=
 cost_runs= build=yes decoy=
@@ -20,7 +26,7 @@ while [ $# -gt 0 ]; do
 	--cost-runs) cost_runs=$2; shift ;;
 	--no-build) build=no ;;
 	--decoy) decoy=$2; shift ;;
-	-h|--help) echo "usage: $0 [--variants LIST (default: those patches/series marks default, $(qc_default_variants))] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--decoy N (the hammer window also runs hammer/decoy.c, N rounds)] [--no-build (use the builds there are)]"; exit 0 ;;
+	-h|--help) echo "usage: $0 [--variants LIST (default: those patches/series marks default, $(qc_default_variants))] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--decoy N (the hammer window also runs guest-module/decoy.c, N rounds)] [--no-build (use the builds there are)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
@@ -30,7 +36,7 @@ done
 qc_guest_of "$scenario"
 qc_check_inputs "$variants" "$scenario" "$duration" "$isolated" "$QC_GUEST_SMP" "$rate" "$refill"
 refill_cpus=$QC_REFILL_CPUS
-[ "$build" = no ] || check_tree $variants
+[ "$build" = no ] || qc_check_tree $variants
 
 n=$(echo $variants | wc -w)
 : "${bench_runs:=$QC_GUEST_BENCH_RUNS}" "${cost_runs:=$QC_GUEST_BENCH_RUNS}"

@@ -9,7 +9,9 @@
 # /qc/custom.sh) is a second newc archive appended to it: Linux unpacks
 # concatenated archives in order.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/lib/guest-cc.sh"
 
 build= extra=
 while [ $# -gt 1 ]; do
@@ -36,7 +38,7 @@ libs() { ldd $tools | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-l
 
 inputs_id() {
 	{
-		sha256sum "$0" "$QC_ROOT/scripts/lib.sh" /bin/busybox $tools $(libs)
+		sha256sum "$0" "$QC_ROOT"/scripts/lib/*.sh /bin/busybox $tools $(libs)
 		cd "$QC_ROOT" && repo_files | xargs sha256sum
 	} | sha256sum | cut -c1-16
 }

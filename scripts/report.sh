@@ -19,7 +19,8 @@
 # report an earlier pass left, and the run's status says failed.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
 lib=$QC_ROOT/scripts/report
 
 case ${1:-} in

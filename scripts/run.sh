@@ -2,7 +2,14 @@
 # run.sh: build (if needed) and boot one variant, run one scenario in it, and
 # keep everything under results/<run-id>/<variant>/.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/../common/cpulist.sh"
+. "$(dirname "$0")/lib/inputs.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/probes.sh"
+. "$(dirname "$0")/lib/runs.sh"
+. "$(dirname "$0")/lib/variants.sh"
 
 usage() {
 	cat <<USAGE
@@ -24,7 +31,7 @@ usage: $0 [options]
       --tag NAME          name the result directory <variant>-NAME
       --param KEY=VALUE   pass qc.KEY=VALUE to the guest (QC_KEY in scenarios),
                           KEY one of: $QC_PARAMS_SETTABLE
-                          (guest-init/contract.sh), e.g. --param bench_runs=5
+                          (common/contract.sh), e.g. --param bench_runs=5
       --guest-script FILE run FILE in the guest (scenario "custom"); what it
                           writes in its working directory comes home
       --timeout SECONDS   hard limit for the guest (default 300 + 3 x duration;
@@ -59,7 +66,7 @@ while [ $# -gt 0 ]; do
 		*) die "--param '$2' is not KEY=VALUE" ;;
 		esac
 		case " $QC_PARAMS_SETTABLE " in *" ${2%%=*} "*) ;; *)
-			die "--param '$2': the guest reads no parameter '${2%%=*}' (one of: $QC_PARAMS_SETTABLE; see guest-init/contract.sh)" ;;
+			die "--param '$2': the guest reads no parameter '${2%%=*}' (one of: $QC_PARAMS_SETTABLE; see common/contract.sh)" ;;
 		esac
 		# The rate is checked with the other inputs.
 		if [ "${2%%=*}" = rate ]; then rate=${2#*=}; else params="$params qc.$2"; fi
@@ -77,8 +84,8 @@ done
 # Check every input before anything is built or written.
 qc_guest_of "$scenario"
 : "${smp:=$QC_GUEST_SMP}" "${mem:=$QC_GUEST_MEM}"
-is_count "$smp" || die "--smp '$smp' is not a CPU count"
-is_count "$mem" || die "--mem '$mem' is not a size in MB"
+qc_is_count "$smp" || die "--smp '$smp' is not a CPU count"
+qc_is_count "$mem" || die "--mem '$mem' is not a size in MB"
 # The second NUMA node keeps its size; node 0 gets the rest.
 numa=
 if [ -n "$QC_GUEST_NUMA" ]; then
@@ -92,7 +99,7 @@ refill=$QC_REFILL_CPUS
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
 : "${timeout:=$QC_GUEST_TIMEOUT}"
 [ -n "$timeout" ] || timeout=$((300 + 3 * duration))
-is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
+qc_is_count "$timeout" || die "--timeout '$timeout' is not a whole number of seconds"
 
 label=$(qc_label "$variant" "$flavour" "$tag")
 # Kernel parameters a scenario needs (stress: page_owner=on)

@@ -4,7 +4,10 @@
 # ordinary user.
 set -eu
 qc_prog=setup
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/variants.sh"
 
 # kernel sources: every tree patches/series builds from; and the build
 pkgs="$(qc_registry | awk '{ print $3 }' | sort -u | paste -sd' ' -)"

@@ -6,7 +6,13 @@
 # --variants names others; run.sh fails a variant on any splat in its
 # console. Logs land in results/<run-id>/<variant>-debug/.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/../common/cpulist.sh"
+. "$(dirname "$0")/lib/inputs.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/runs.sh"
+. "$(dirname "$0")/lib/variants.sh"
 duration=300 variants=$(qc_default_variants) rate= isolated=1-3 build=yes
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -21,7 +27,7 @@ while [ $# -gt 0 ]; do
 done
 # Every input, checked once, before anything is built or written.
 qc_check_inputs "$variants" stress "$duration" "$isolated" "$QC_SMP" "$rate" none
-[ "$build" = no ] || check_tree $variants
+[ "$build" = no ] || qc_check_tree $variants
 n=$(echo $variants | wc -w) i=0
 for v in $variants; do
 	i=$((i + 1))

@@ -13,7 +13,13 @@
 # (default tracing/verdict-policy.json).
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/../common/cpulist.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/policy.sh"
+. "$(dirname "$0")/lib/runs.sh"
+. "$(dirname "$0")/lib/variants.sh"
 need_cmd jq
 run=${1:?usage: summarize.sh RUNDIR}
 run=${run%/}
@@ -44,7 +50,7 @@ trap finish EXIT
 # From here a refusal is the run's outcome too (die() writes the status
 # file), and a summary.json left from an earlier pass would disagree with
 # the inputs now refused, so it goes: report.sh must not render it.
-# shellcheck disable=SC2034 # read by die() in lib.sh
+# shellcheck disable=SC2034 # read by die() in lib/log.sh
 QC_STATUS_FILE=$run/$QC_STATUS
 refuse() {
 	rm -f "$run/$QC_SUMMARY" "$run/$QC_SUMMARY.tmp"
@@ -90,13 +96,13 @@ check_run_inputs() {
 }
 
 isolated=$(qc_kv "$runtxt" isolated)
-[ -z "$isolated" ] || cpulist_valid "$isolated" ||
+[ -z "$isolated" ] || qc_cpulist_valid "$isolated" ||
 	refuse "$run/run.txt: 'isolated: $isolated' is not a CPU list like 1-3"
 # Runs from before the refill workload have no refill line: all oslat.
 refill=$(qc_kv "$runtxt" refill)
 if [ -n "$refill" ]; then
-	cpulist_valid "$refill" || refuse "$run/run.txt: 'refill: $refill' is not a CPU list like 2-3"
-	[ -z "$(cpulist_minus "$refill" "$isolated")" ] ||
+	qc_cpulist_valid "$refill" || refuse "$run/run.txt: 'refill: $refill' is not a CPU list like 2-3"
+	[ -z "$(qc_cpulist_minus "$refill" "$isolated")" ] ||
 		refuse "$run/run.txt: refill CPUs $refill are not all isolated ($isolated): fix the refill line"
 fi
 scenario=$(qc_kv "$runtxt" scenario)
@@ -104,7 +110,7 @@ variants=$(qc_kv "$runtxt" variants)
 [ -n "$variants" ] || refuse "$run/run.txt names no variants (its 'variants:' line is empty or missing)"
 
 # The guests this run actually has: every directory but plots/, named
-# VARIANT[-FLAVOUR][-TAG] by qc_label (guest-init/contract.sh). Those
+# VARIANT[-FLAVOUR][-TAG] by qc_label (common/contract.sh). Those
 # tagged bench or cost measured the allocator (timed here, counted by
 # alloc-cost.sh); the others are judged, in run.txt's variant order, and
 # a variant of run.txt with no judged guest at all is a failed one.
@@ -121,18 +127,18 @@ for v in $variants; do
 	found=
 	for g in $guests; do
 		[ "$(qc_variant_of "$g")" = "$v" ] || continue
-		! is_cost "$g" || continue
-		if is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g" found=yes; fi
+		! qc_is_cost "$g" || continue
+		if qc_is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g" found=yes; fi
 	done
 	[ -n "$found" ] || judged="$judged $v"
 done
 for g in $guests; do
-	! is_cost "$g" || continue
+	! qc_is_cost "$g" || continue
 	case " $judged $bench_guests " in *" $g "*) ;; *)
-		if is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g"; fi ;;
+		if qc_is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g"; fi ;;
 	esac
 done
-cpus_json() { if [ -n "$1" ]; then cpulist_expand "$1" | jq -R . | jq -sc .; else echo '[]'; fi; }
+cpus_json() { if [ -n "$1" ]; then qc_cpulist_expand "$1" | jq -R . | jq -sc .; else echo '[]'; fi; }
 iso_json=$(cpus_json "$isolated")
 refill_json=$(cpus_json "$refill")
 
@@ -236,8 +242,8 @@ done
 # The isolated CPUs that ran oslat: all but the refill ones.
 oslat_cpus() {
 	[ -n "$isolated" ] || return 0
-	if [ -n "$refill" ]; then cpulist_minus "$isolated" "$refill"
-	else cpulist_expand "$isolated" | paste -sd, -; fi
+	if [ -n "$refill" ]; then qc_cpulist_minus "$isolated" "$refill"
+	else qc_cpulist_expand "$isolated" | paste -sd, -; fi
 }
 # The allocator's counted cost (scenario "cost" under the TCG plugin).
 # (A file, not an argument: with its per-function tables it outgrows one.)
@@ -262,7 +268,7 @@ jq -n \
 	--arg duration "$(qc_kv "$runtxt" duration_s)" \
 	--arg isolated "$isolated" --arg refill "$refill" \
 	--arg oslat "$(oslat_cpus)" \
-	--arg housekeeping "$(if [ -n "$isolated" ]; then housekeeping_of "$isolated" "${smp:-4}"; fi)" \
+	--arg housekeeping "$(if [ -n "$isolated" ]; then qc_housekeeping_of "$isolated" "${smp:-4}"; fi)" \
 	--argjson policy "$policy" --arg baseline "$baseline" --arg baseline_rule "$baseline_rule" \
 	--argjson alloc "$(alloc_bench)" \
 	--slurpfile cost "$tmp/cost.json" --arg cost_missing "$cost_missing" \

@@ -9,14 +9,17 @@
 # link), rebuilt only when the patch stack changes, and only moved into place
 # once every patch applied: a half-patched tree is never left behind.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/paths.sh"
+. "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/lib/plugin.sh"
+. "$(dirname "$0")/lib/variants.sh"
 
 usage() { echo "usage: $0 VARIANT   (variants: $(qc_variants | tr '\n' ' '))"; }
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 case $1 in -h|--help) usage; exit 0 ;; esac
 variant=$1
-check_variant "$variant"
-check_tree "$variant"
+qc_check_variant "$variant"
+qc_check_tree "$variant"
 tree=$(qc_variant_tree "$variant")
 tarball=$(qc_tree_tarball "$tree")
 pristine=$(qc_pristine_dir "$tree")

@@ -18,8 +18,8 @@ check() {
 }
 
 # --- the guest helper's bad input: one line, exit 2 ------------------------
-# Built as the initramfs builds it (scripts/lib.sh qc_guest_cc).
-(QC_ROOT=$(pwd) && . scripts/lib.sh && qc_guest_cc "$tmp/trigger" guest-init/trigger.c) 2>"$tmp/cc.err" ||
+# Built as the initramfs builds it (scripts/lib/guest-cc.sh qc_guest_cc).
+(QC_ROOT=$(pwd) && . scripts/lib/paths.sh && . scripts/lib/guest-cc.sh && qc_guest_cc "$tmp/trigger" guest-init/trigger.c) 2>"$tmp/cc.err" ||
 	ktap_diag "guest-init/trigger.c does not build: $(cat "$tmp/cc.err")"
 # trigger_error DESCRIPTION PATTERN ARGS...: exit 2 and one "trigger: error:" line.
 trigger_error() {
@@ -56,7 +56,7 @@ mkdir -p "$d"
 cp "$FX/audit-wq.dat" "$d/trace.dat"
 cp "$FX/audit-wq.txt" "$d/audit.txt"
 # the list the guest fired, as the audit scenario keeps it (the contract)
-cp tracing/probes/audit.list "$d/$(. guest-init/contract.sh && echo "$QC_AUDIT_LIST")"
+cp tracing/probes/audit.list "$d/$(. common/contract.sh && echo "$QC_AUDIT_LIST")"
 tracing/qc-analyze --cpus 1-3 --task oslat --json "$d/analysis.json" --quiet "$d/trace.dat" 2>"$tmp/qa.err" ||
 	ktap_diag "qc-analyze refused the fixture: $(cat "$tmp/qa.err")"
 sh scripts/audit.sh "$d" 1-3 >"$tmp/audit.out" 2>&1 ||

@@ -45,7 +45,7 @@ c rt_runtime "$(cat /proc/sys/kernel/sched_rt_runtime_us)"
 # The guest's hammer helper: a 60 s run asked to finish within 1 s is
 # stopped (echo 0 > run) and its stats kept.
 . /qc/guest-init/guest-lib.sh
-. /qc/guest-init/hammer.sh
+. /qc/guest-init/module.sh
 qc_hammer_load; c hammer_load $?
 qc_hammer_start 60; c hammer_start $?
 sleep 1
@@ -79,7 +79,7 @@ cpus=$(jq -r '[.thread[].cpu] | sort | map(tostring) | join(",")' "$out/oslat.js
 ktap_check "oslat through enter-isolated.sh measured CPUs 1,2,3 (got '$cpus')" test "$cpus" = 1,2,3
 ktap_check "isolate.sh --rt-throttle off exits 0" test "$(v isolate_fifo)" = 0
 ktap_check "... and sched_rt_runtime_us is -1" test "$(v rt_runtime)" = -1
-ktap_check "hammer.sh loads the module and starts a 60 s run" test "$(v hammer_load)/$(v hammer_start)" = 0/0
+ktap_check "module.sh loads the module and starts a 60 s run" test "$(v hammer_load)/$(v hammer_start)" = 0/0
 calls=$(jq .calls "$out/hammer.json" 2>/dev/null)
 ktap_check "qc_hammer_finish stopped it early: done, its stats kept, $calls calls (< 60 s x 100/s)" \
 	sh -c "test '$(v hammer_finish)/$(v hammer_state)' = 0/done && test '${calls:-0}' -gt 0 && test '${calls:-0}' -lt 6000"

@@ -14,14 +14,16 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
-. "$root/scripts/lib.sh"
+. "$root/scripts/lib/paths.sh"
+. "$root/scripts/lib/log.sh"
+. "$root/scripts/lib/plugin.sh"
 
 ktap_require qemu-system-x86_64 jq trace-cmd
 variants=$(ktap_boots)
 ktap_plan $(($(echo $variants | wc -w) * 2))
 ktap_build_boots
 for v in $variants; do
-	if ! out=$("$root/scripts/run.sh" -V "$v" --no-build --guest-script "$root/tests/plugin/drain-reach-guest.sh" \
+	if ! out=$("$root/scripts/run.sh" -V "$v" --no-build --guest-script "$root/tests/guest/drain-reach.sh" \
 			--count-cost 2>"$scratch/log"); then
 		ktap_not_ok "$v: the counted drain under the exposure probes ran"
 		ktap_diag "$(tail -n 3 "$scratch/log")"

@@ -34,7 +34,7 @@ make_compare() {
 	printf '%s\n' "$out" | grep -Ev '^make(\[[0-9]+\])?: \*\*\*'
 	return $rc
 }
-# Each input the one validation (scripts/lib.sh qc_check_inputs) checks,
+# Each input the one validation (scripts/lib/inputs.sh qc_check_inputs) checks,
 # through make compare; the cache must stay untouched (nothing built).
 untouched=$scratch/cache-untouched
 for bad in "VARIANTS=vanilla:unknown variant 'vanilla'" "VARIANTS=wq wq:is given twice" \
@@ -85,7 +85,7 @@ expect_error "a missing package is named with the fix" "'gcc' is not installed: 
 	env PATH="$scratch/bin" "$root/scripts/build.sh" spinlock
 
 # A patch that no longer applies: a copy of the repo with one broken variant
-# (with the lists every variant needs: scripts/lib.sh check_variant).
+# (with the lists every variant needs: scripts/lib/variants.sh qc_check_variant).
 fake=$scratch/repo
 mkdir -p "$fake/patches/broken" "$fake/tracing" "$fake/bench/plugin"
 cp -r "$root/scripts" "$root/configs" "$fake/"
@@ -94,7 +94,7 @@ cp "$fake/tracing/probes/spinlock.list" "$fake/tracing/probes/broken.list"
 cp "$root/bench/plugin/spin-wait.list" "$fake/bench/plugin/"
 printf 'spinlock drain_pages 1\nbroken drain_pages 1\n' > "$fake/bench/plugin/drain-reach.list"
 # The host's library sources the results contract.
-mkdir -p "$fake/guest-init" && cp "$root/guest-init/contract.sh" "$fake/guest-init/"
+cp -r "$root/common" "$fake/"
 printf 'spinlock - linux-source-6.1 guest.config audit\nbroken - linux-source-6.1 guest.config audit\n' > "$fake/patches/series"
 cat > "$fake/patches/broken/0001-break.patch" <<'PATCH'
 diff --git a/mm/page_alloc.c b/mm/page_alloc.c
@@ -120,8 +120,11 @@ else
 fi
 
 # CPU list helpers.
-. "$root/scripts/lib.sh"
-ktap_check "housekeeping_of 1-3 on 4 CPUs is 0" test "$(housekeeping_of 1-3 4)" = 0
+. "$root/scripts/lib/paths.sh"
+. "$root/scripts/lib/log.sh"
+. "$root/common/cpulist.sh"
+. "$root/scripts/lib/inputs.sh"
+ktap_check "qc_housekeeping_of 1-3 on 4 CPUs is 0" test "$(qc_housekeeping_of 1-3 4)" = 0
 ktap_check "refill by default: every isolated CPU but the first, in hammer, quiet and audit only" \
 	test "$(qc_refill_cpus hammer 1-3 auto)/$(qc_refill_cpus quiet 1,3 auto)/$(qc_refill_cpus fifo 1-3 auto)/$(qc_refill_cpus hammer 1 auto)/$(qc_refill_cpus audit 1-3 auto)" = "2,3/3///2,3"
 # A scenario's guest: the defaults, or its own "# qc-guest:" line.
@@ -132,7 +135,7 @@ mkdir -p "$scratch/guest/guest-init/scenarios"
 echo '# qc-guest: smp=5 mem=lots' > "$scratch/guest/guest-init/scenarios/bad.sh"
 echo '# qc-guest: swap=on' > "$scratch/guest/guest-init/scenarios/odd.sh"
 expect_one_error "a qc-guest setting that is not a number is refused, naming it and the file" quietcore \
-	"bad.sh: '# qc-guest:' setting 'mem=lots' is not one of" sh -c "QC_ROOT='$root'; . '$root/scripts/lib.sh'; QC_ROOT='$scratch/guest' qc_guest_of bad"
+	"bad.sh: '# qc-guest:' setting 'mem=lots' is not one of" sh -c "QC_ROOT='$root'; . '$root/scripts/lib/paths.sh'; . '$root/scripts/lib/log.sh'; . '$root/scripts/lib/inputs.sh'; QC_ROOT='$scratch/guest' qc_guest_of bad"
 expect_one_error "an unknown qc-guest setting is refused" quietcore \
-	"odd.sh: '# qc-guest:' setting 'swap=on' is not one of" sh -c "QC_ROOT='$root'; . '$root/scripts/lib.sh'; QC_ROOT='$scratch/guest' qc_guest_of odd"
+	"odd.sh: '# qc-guest:' setting 'swap=on' is not one of" sh -c "QC_ROOT='$root'; . '$root/scripts/lib/paths.sh'; . '$root/scripts/lib/log.sh'; . '$root/scripts/lib/inputs.sh'; QC_ROOT='$scratch/guest' qc_guest_of odd"
 ktap_finish

@@ -17,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
-. "$root/scripts/lib.sh"
+. "$root/scripts/lib/paths.sh"
 
 ktap_require qemu-system-x86_64 gcc make jq cpio
 ktap_plan 10

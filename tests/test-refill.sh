@@ -7,7 +7,8 @@
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 QC_ROOT=$root
-. "$root/scripts/lib.sh"
+. "$root/scripts/lib/paths.sh"
+. "$root/scripts/lib/guest-cc.sh"
 scratch=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$scratch"' EXIT

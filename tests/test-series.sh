@@ -10,7 +10,10 @@
 # under the drain's mutex. Boots nothing; unpacks the tree once if needed.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/scripts/lib.sh"
+. "$root/scripts/lib/paths.sh"
+. "$root/scripts/lib/log.sh"
+. "$root/scripts/lib/plugin.sh"
+. "$root/scripts/lib/variants.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 

@@ -261,7 +261,7 @@ ktap_check "... and its report renders" sh -c "'$root/scripts/report.sh' '$r' >/
 mark=$scratch/marked-repo
 mkdir -p "$mark/patches" "$mark/guest-init" "$mark/tracing"
 cp -r "$root/scripts" "$mark/"
-cp "$root/guest-init/contract.sh" "$mark/guest-init/"
+cp -r "$root/common" "$mark/"
 cp -r "$root/guest-init/scenarios" "$mark/guest-init/"
 cp -r "$root/docs" "$mark/"
 cp "$root/tracing/verdict-policy.json" "$root/tracing/drain-causes.list" "$mark/tracing/"

@@ -17,7 +17,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # The cache the pristine trees are unpacked in once per machine (the
 # config checks below read the 6.1 tree there, never writing to it).
-real_cache=$(QC_ROOT=$root sh -c '. "$QC_ROOT/scripts/lib.sh" && echo "$QC_CACHE"')
+real_cache=$(QC_ROOT=$root sh -c '. "$QC_ROOT/scripts/lib/paths.sh" && echo "$QC_CACHE"')
 export QC_RESULTS="$scratch/results" QC_CACHE="$scratch/cache"
 
 ktap_plan 25
@@ -27,11 +27,11 @@ fake=$scratch/repo
 fresh() {
 	rm -rf "$fake"
 	mkdir -p "$fake/tracing" "$fake/bench/plugin" "$fake/guest-init" "$fake/patches"
-	cp -r "$root/scripts" "$root/configs" "$fake/"
+	cp -r "$root/scripts" "$root/configs" "$root/common" "$fake/"
 	cp -r "$root/tracing/probes" "$fake/tracing/"
 	cp "$root"/bench/plugin/*.list "$fake/bench/plugin/"
 	cp "$root/patches/series" "$fake/patches/"
-	cp -r "$root/guest-init/scenarios" "$root/guest-init/contract.sh" "$fake/guest-init/"
+	cp -r "$root/guest-init/scenarios" "$fake/guest-init/"
 }
 # nothing_built: a refusal made no cache (a diagnostic on the check before).
 nothing_built() { [ ! -e "$QC_CACHE" ] || { ktap_diag "... but $QC_CACHE was created"; rm -rf "$QC_CACHE"; }; }
@@ -48,7 +48,10 @@ refused() {
 
 # The defaults: the variants marked "default", in the registry's order, for
 # compare (make audit is compare) and stress alike; nothing else names them.
-. "$root/scripts/lib.sh"
+. "$root/scripts/lib/paths.sh"
+. "$root/scripts/lib/log.sh"
+. "$root/scripts/lib/plugin.sh"
+. "$root/scripts/lib/variants.sh"
 marked=$(awk '!/^#/ && / default( |$)/ { print $1 }' "$root/patches/series" | paste -sd' ' -)
 ktap_check "the default variants are those patches/series marks 'default' ($marked)" \
 	test -n "$marked" -a "$(qc_default_variants)" = "$marked"
@@ -179,13 +182,13 @@ mkdir -p "$b/arch/x86/boot" && : > "$b/arch/x86/boot/bzImage"
 sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/ffffffff81000000 T \1/p' "$root/tracing/probes/origins.list" \
 	"$root/tracing/probes/wq.list" "$root/tracing/probes/audit.list" > "$b/System.map"
 ktap_check "a build whose System.map has every probed function passes, for the audit too" \
-	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib.sh' && qc_check_probes wq '' audit"
+	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib/paths.sh'; . '$root/scripts/lib/log.sh'; . '$root/scripts/lib/plugin.sh'; . '$root/scripts/lib/variants.sh'; . '$root/scripts/lib/probes.sh' && qc_check_probes wq '' audit"
 sed -i '/ alloc_contig_range$/d' "$b/System.map"
 expect_one_error "an audit probe's function the build lacks is refused before the audit's guest boots, naming list and function" quietcore \
 	"tracing/probes/audit.list probes alloc_contig_range, which the wq build does not have" \
 	env QC_CACHE="$built" "$root/scripts/run.sh" -V wq --no-build -s audit
 ktap_check "... while a guest that defines no audit probe passes the check" \
-	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib.sh' && qc_check_probes wq '' oslat"
+	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib/paths.sh'; . '$root/scripts/lib/log.sh'; . '$root/scripts/lib/plugin.sh'; . '$root/scripts/lib/variants.sh'; . '$root/scripts/lib/probes.sh' && qc_check_probes wq '' oslat"
 sed -i '/ drain_pages_zone$/d' "$b/System.map"
 expect_one_error "an exposure probe's function the build lacks is refused before any guest boots" quietcore \
 	"tracing/probes/wq.list probes drain_pages_zone, which the wq build does not have" \

@@ -309,7 +309,7 @@ static int scan(struct ctx *c, const char *file)
 	}
 	if (!c->a->window_given && (!c->nstart || !c->nend)) {
 		set_err(c->err, c->errlen,
-			"%s has no complete measurement window: no \"%s\" marker (tracing/trace-mark.sh writes them)",
+			"%s has no complete measurement window: no \"%s\" marker (tracing/guest/trace-mark.sh writes them)",
 			file, !c->nstart ? QC_MARK_START : QC_MARK_END);
 		goto out;
 	}

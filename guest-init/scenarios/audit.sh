@@ -10,7 +10,7 @@
 # the same list say, per sub-window, whether the trigger's kernel path ran.
 # "/results/$QC_AUDIT_TXT": one line per trigger, "<name> <status> <what it did>",
 # status ran, failed or not-implemented. Then the planted-noise self-test.
-# The audit's guest is bigger than the others (read by scripts/lib.sh,
+# The audit's guest is bigger than the others (read by scripts/lib/inputs.sh,
 # qc_guest_of): a second housekeeping CPU (the last, CPU 4) to take
 # offline, a second NUMA node (1280 MB, no CPUs) to migrate pages to, and
 # on it room for a 1 GiB hugetlb CMA area, from which the contiguous
@@ -33,7 +33,7 @@ echo +memory > /sys/fs/cgroup/cgroup.subtree_control ||
 qc_prepare
 # The TLB trigger's task spins on the last isolated CPU (a refill CPU
 # when there is one), so oslat's CPU sees only what reaches every CPU.
-cl_mask "$QC_ISOLATED"
+qc_cpulist_mask "$QC_ISOLATED"
 c=0
 while [ $((CL_MASK >> c)) -gt 1 ]; do c=$((c + 1)); done
 export QC_AUDIT_ISO_CPU=$c
@@ -52,13 +52,13 @@ qc_audit_run() {
 			i=$((i + 1))
 			sleep "$QC_AUDIT_GAP"
 			qc_say "audit step $i/$n: $t ($(( (n - i + 1) * (QC_AUDIT_GAP + 2) )) s left at most)"
-			sh /qc/tracing/trace-mark.sh "qc: audit $t start"
+			sh /qc/tracing/guest/trace-mark.sh "qc: audit $t start"
 			out=$("audit_$t" 2>&1)
 			rc=$?
 			# A mechanism the trigger set off (a deferred work item, an
 			# RCU callback) lands in the sub-window, not in the next gap.
 			sleep 0.3
-			sh /qc/tracing/trace-mark.sh "qc: audit $t end"
+			sh /qc/tracing/guest/trace-mark.sh "qc: audit $t end"
 			case $rc in 0) st=ran ;; 3) st=not-implemented ;; *) st=failed ;; esac
 			echo "$t $st $(echo "$out" | tr '\n' ' ')" >> "/results/$QC_AUDIT_TXT"
 		done

@@ -10,14 +10,14 @@
 # small (QC_COST_MIB MiB x QC_COST_ROUNDS rounds per thread): the counts
 # are exact, so a few thousand faults settle the figure.
 . /qc/guest-init/guest-lib.sh
-. /qc/guest-init/hammer.sh
+. /qc/guest-init/module.sh
 set -e
 runs=${QC_COST_RUNS:-5}
 mib=${QC_COST_MIB:-8}
 rounds=${QC_COST_ROUNDS:-2}
-cl_first "$QC_HOUSEKEEPING"
+qc_cpulist_first "$QC_HOUSEKEEPING"
 hk=$CL_FIRST
-cl_first "$QC_ISOLATED"
+qc_cpulist_first "$QC_ISOLATED"
 first=$CL_FIRST
 out=/results/$QC_PFT_COST
 : > "$out"
@@ -44,7 +44,7 @@ refill -c "$iso" -T 20 -P 64 -D $((drain_s + 60)) -q --json /results/drain-refil
 refill_pid=$!
 sleep 2
 # markers=1 is this scenario's own module argument, so the module is
-# loaded here; the run and its end go through guest-init/hammer.sh.
+# loaded here; the run and its end go through guest-init/module.sh.
 insmod /qc/modules/qc_hammer.ko cpu="$hk" rate_hz="${QC_DRAIN_RATE:-20}" markers=1
 qc_hammer_start "$drain_s"
 qc_hammer_finish "/results/$QC_DRAIN_HAMMER" 60

@@ -8,8 +8,8 @@ set -e
 # oslat's main thread (SCHED_OTHER) sleeps on the first isolated CPU and
 # ends the run; a SCHED_FIFO worker there would starve it and oslat would
 # never stop. So the FIFO workers spin on the other isolated CPUs.
-cl_first "$QC_ISOLATED"
-cl_list $((CL_MASK & ~(1 << CL_FIRST)))
+qc_cpulist_first "$QC_ISOLATED"
+qc_cpulist_of_mask $((CL_MASK & ~(1 << CL_FIRST)))
 [ -n "$CL_LIST" ] || { qc_say "fifo needs at least two isolated CPUs"; exit 2; }
 export QC_OSLAT_WORKERS=$CL_LIST
 qc_prepare --rt-throttle off

@@ -12,7 +12,7 @@
 # qc-kernel-args: page_owner=on
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/housekeeping-triggers.sh
-. /qc/guest-init/hammer.sh
+. /qc/guest-init/module.sh
 . /qc/guest-init/series-regressions.sh
 set -e
 qc_hammer_load

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Guest smoke test for qc_hammer (busybox ash). Run it with
-#   scripts/run.sh -V spinlock --guest-script hammer/smoke.sh
+# Guest smoke test for qc_hammer (guest-module/), in busybox ash;
+# tests/test-module.sh runs it in a spinlock guest, as
+#   scripts/run.sh -V spinlock --guest-script tests/guest/module-smoke.sh
 # It writes smoke.log and the stats JSON files in its working directory and
 # ends with "smoke: N failures". Every wait is bounded.
 set +e

@@ -1,21 +1,21 @@
-# drain-reach-guest.sh: the guest side of tests/test-drain-reach.sh, run
+# drain-reach.sh: the guest side of tests/test-drain-reach.sh, run
 # by scripts/run.sh --guest-script under the qc-cost plugin (working
 # directory /results). The refill workload on CPUs 1-3 so that drains find
 # pages there, the exposure probes of this kernel (QC_PROBES, from the
 # host) traced, and qc_hammer with markers=1 on CPU 0: every
 # drain_all_pages() call is one plugin window and one traced call. The
 # trace is not named trace.dat: that name is a measurement window's, which
-# the host would analyze as one (guest-init/contract.sh).
+# the host would analyze as one (common/contract.sh).
 . /qc/guest-init/guest-lib.sh
-. /qc/guest-init/hammer.sh
+. /qc/guest-init/module.sh
 grep -c '^Node' /proc/zoneinfo > "$QC_DRAIN_ZONES"
 refill -c 1-3 -T 20 -P 64 -D 60 -q --json refill.json > refill.txt 2>&1 &
 refill_pid=$!
 sleep 2
-sh /qc/tracing/trace-start.sh 8192
+sh /qc/tracing/guest/trace-start.sh 8192
 insmod /qc/modules/qc_hammer.ko cpu=0 rate_hz=20 markers=1
 qc_hammer_start 2
 qc_hammer_finish "$QC_DRAIN_HAMMER" 60
-sh /qc/tracing/trace-stop.sh drain-reach.dat
+sh /qc/tracing/guest/trace-stop.sh drain-reach.dat
 kill -INT "$refill_pid" 2>/dev/null || true
 wait "$refill_pid" || true

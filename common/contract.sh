@@ -1,7 +1,7 @@
 # The results contract: every file a run leaves behind, who writes it and
 # who reads it, every qc.* parameter the host passes to the guest, and how
 # a guest's directory in its run is named. Sourced by the guest
-# (guest-lib.sh, busybox ash) and by the host (scripts/lib.sh, dash):
+# (guest-lib.sh, busybox ash) and by the host (scripts/lib/paths.sh, dash):
 # plain variables and two functions, nothing that runs.
 # shellcheck shell=sh
 
@@ -29,21 +29,21 @@
 #   cost_runs     param: counted pft runs per thread count, scenario cost (5)
 #   cost_mib      param: MiB per pft thread and round there (default 8)
 #   cost_rounds   param: pft rounds there (default 2)
-#   decoy         param: rounds of the decoy (hammer/decoy.c) in the hammer
+#   decoy         param: rounds of the decoy (guest-module/decoy.c) in the hammer
 #                 window, each one IPI and one work item to every isolated
 #                 CPU, spread over the window (default 0: no decoy)
 #   origins       param: "no" leaves the send-side probes out of the trace
-#                 (tracing/trace-start.sh), only to measure their cost: the
+#                 (tracing/guest/trace-start.sh), only to measure their cost: the
 #                 verdict rule refuses such a trace
 # A scenario that needs kernel parameters of its own names them on a
 # "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on), and
 # one that needs a guest other than the default says so on a "# qc-guest:"
-# line (scripts/lib.sh qc_guest_of reads it; audit: 5 vCPUs, two nodes).
+# line (scripts/lib/inputs.sh qc_guest_of reads it; audit: 5 vCPUs, two nodes).
 QC_GUEST_PARAMS="scenario duration isolated housekeeping probes audit refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
 QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
 
 # --- a run: results/<run-id>/ -----------------------------------------------
-QC_RUN_TXT=run.txt          # every entry point (lib.sh qc_run_txt) -> summarize.sh
+QC_RUN_TXT=run.txt          # every entry point (lib/runs.sh qc_run_txt) -> summarize.sh
 QC_STATUS=status            # the entry point: running, ok or "failed: why" -> report.sh
 QC_SUMMARY=summary.json     # summarize.sh -> report.sh (its only input, the plots' data too)
 QC_REPORT_MD=report.md      # report.sh -> people
@@ -77,8 +77,8 @@ QC_PRIME=prime.txt          # guest-init/prime.c's per-CPU lines
 QC_PCP_BEFORE=pcp-before.json  # pcp-counts.sh before priming
 QC_PCP_PRIMED=pcp-primed.json  # pcp-counts.sh after priming
 QC_PCP_AFTER=pcp-after.json    # pcp-counts.sh after the window
-QC_HAMMER_JSON=hammer.json  # hammer.sh qc_hammer_finish: the module's stats -> summarize.sh
-QC_DECOY_JSON=decoy.json    # hammer.sh qc_decoy_finish: what the decoy sent and what ran -> tests
+QC_HAMMER_JSON=hammer.json  # module.sh qc_hammer_finish: the module's stats -> summarize.sh
+QC_DECOY_JSON=decoy.json    # module.sh qc_decoy_finish: what the decoy sent and what ran -> tests
 QC_PLANTED=selftest-planted.txt  # measure.sh qc_selftest: "KIND CPU K" lines -> analyze.sh
 QC_AUDIT_TXT=audit.txt      # the audit scenario: "<trigger> <status> <what it did>" lines -> audit.sh
 QC_AUDIT_LIST=audit-triggers.list  # the audit scenario: the trigger list it fired (qc.audit's) -> audit.sh
@@ -108,5 +108,5 @@ QC_SELFTEST_JSON=selftest.json  # planted vs counted per CPU -> summarize.sh
 QC_SELFTEST_ANALYSIS=selftest-analysis  # .json, .txt: the self-test trace's analysis
 QC_SELFTEST_CAUSES=selftest-causes.list  # the planted causes as a drain-cause list
 QC_SELFTEST_CHARGED=selftest-charged  # .json -> summarize.sh: the planted causes as drain causes
-QC_PLANTER_FUNCTION=qc_plant_write  # hammer/plant.c: what plants them, the drain of selftest-charged
+QC_PLANTER_FUNCTION=qc_plant_write  # guest-module/plant.c: what plants them, the drain of selftest-charged
 QC_AUDIT_JSON=audit.json    # scripts/audit.sh: per trigger, its sub-window's counts -> summarize.sh

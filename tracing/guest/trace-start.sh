@@ -2,7 +2,7 @@
 # trace-start.sh [BUFFER_KB]: start tracing in the guest with no live
 # reader (docs/design.md, step 4: a reader wakes through irq_work and would disturb the
 # CPUs it watches). Events come from events.list and the function filter
-# from ipi-callbacks.list, both beside this script; whatever the running
+# from ipi-callbacks.list, both in tracing/ above this script; whatever the running
 # kernel lacks is skipped with a warning, never fatal. trace-stop.sh ends it.
 #
 # The send-side probes (probes/origins.list, group "qcsend") are defined on
@@ -29,7 +29,9 @@
 # the housekeeping CPU bound the window on the isolated CPUs exactly.
 # busybox ash
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
+# The lists are in tracing/, one folder up, beside the analyzer that must
+# know every event they name (tests/test-analyzer-table.sh checks it).
+lists=$(cd "$(dirname "$0")/.." && pwd)
 T=/sys/kernel/tracing
 kb=${1:-32768}
 warn() { echo "trace-start: $*" >&2; }
@@ -44,7 +46,7 @@ trace-cmd reset >/dev/null 2>&1
 origins=origins
 [ "${QC_ORIGINS:-yes}" != no ] || origins=
 for list in $origins ${QC_PROBES:-}; do
-	probes=$here/probes/$list.list
+	probes=$lists/probes/$list.list
 	[ -f "$probes" ] || { warn "no probe list '$list' ($probes)"; exit 1; }
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$probes" | while IFS= read -r def; do
 		echo "$def" >> "$T/kprobe_events" ||
@@ -53,7 +55,7 @@ for list in $origins ${QC_PROBES:-}; do
 done
 
 set --
-for ev in $(sed -e 's/#.*//' "$here/events.list"); do
+for ev in $(sed -e 's/#.*//' "$lists/events.list"); do
 	sys=${ev%%:*} name=${ev#*:}
 	if [ "$name" = '*' ] || [ "$name" = "$ev" ]; then
 		if [ -d "$T/events/$sys" ]; then set -- "$@" -e "$sys"
@@ -71,7 +73,7 @@ nfunc=0
 if [ -r "$T/available_filter_functions" ]; then
 	avail=/tmp/qc-avail-funcs.$$
 	awk '{ print $1 }' "$T/available_filter_functions" > "$avail"
-	for f in $(sed -e 's/#.*//' "$here/ipi-callbacks.list"); do
+	for f in $(sed -e 's/#.*//' "$lists/ipi-callbacks.list"); do
 		if grep -qxF "$f" "$avail"; then
 			set -- "$@" -l "$f"
 			nfunc=$((nfunc + 1))
@@ -89,8 +91,8 @@ trace-cmd start -C mono -b "$kb" "$@" || exit 1
 [ -n "$origins" ] || exit 0
 
 # stack_filter SELECT: the trigger's filter for one origin-stacks.list line.
-. /qc/guest-init/cpulist.sh
-cl_mask "${QC_ISOLATED:-}" || { warn "isolated CPU list '${QC_ISOLATED:-}' is not a CPU list"; exit 1; }
+. /qc/common/cpulist.sh
+qc_cpulist_mask "${QC_ISOLATED:-}" || { warn "isolated CPU list '${QC_ISOLATED:-}' is not a CPU list"; exit 1; }
 # any_isolated EXPR: "EXPR || EXPR ...", once per isolated CPU with @ as it.
 any_isolated() {
 	_f= _c=0
@@ -112,7 +114,7 @@ stack_filter() {
 # stack_lines: origin-stacks.list's "EVENT SELECT" for this scenario: an
 # event's line naming QC_SCENARIO, else its line naming no scenario.
 stack_lines() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/origin-stacks.list" |
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$lists/origin-stacks.list" |
 		awk -v sc="${QC_SCENARIO:-}" '
 			NF == 2 && !($1 in sel) { sel[$1] = $2; order[n++] = $1 }
 			NF == 3 && $3 == sc { mine[$1] = $2; if (!($1 in sel)) { sel[$1] = $2; order[n++] = $1 } }

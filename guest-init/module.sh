@@ -1,6 +1,7 @@
-# The guest's one hammer helper (busybox ash), sourced by every scenario
-# that drives the qc_hammer module (hammer/README.md): load it, start a
-# run, wait for its end, plant the self-test's noise, keep its stats.
+# The guest's one helper for the guest kernel module, qc_hammer
+# (guest-module/README.md), in busybox ash, sourced by every scenario that
+# drives it: load it, start a hammer run, wait for its end, run the decoy,
+# plant the self-test's noise, keep its stats.
 # Sourced after guest-lib.sh.
 
 QC_HAMMER=/sys/kernel/debug/qc_hammer
@@ -9,7 +10,7 @@ QC_HAMMER=/sys/kernel/debug/qc_hammer
 # second one, to take offline), at QC_RATE calls/s when the host passed
 # qc.rate= (the module's default, 100/s, otherwise).
 qc_hammer_load() {
-	cl_first "$QC_HOUSEKEEPING" || { qc_say "housekeeping CPUs '$QC_HOUSEKEEPING' malformed"; return 1; }
+	qc_cpulist_first "$QC_HOUSEKEEPING" || { qc_say "housekeeping CPUs '$QC_HOUSEKEEPING' malformed"; return 1; }
 	insmod /qc/modules/qc_hammer.ko cpu="$CL_FIRST" ${QC_RATE:+rate_hz=$QC_RATE} ||
 		{ qc_say "cannot load qc_hammer.ko"; return 1; }
 }
@@ -36,12 +37,12 @@ qc_hammer_finish() {
 }
 
 # qc_hammer_start_decoy: the hammer run, and with QC_DECOY=N (qc.decoy=)
-# the decoy too (hammer/decoy.c): N rounds spread over QC_DURATION, each one
+# the decoy too (guest-module/decoy.c): N rounds spread over QC_DURATION, each one
 # IPI and one work item to every isolated CPU, from a kthread of its own.
 qc_hammer_start_decoy() {
 	qc_hammer_start || return 1
 	[ "${QC_DECOY:-0}" -gt 0 ] || return 0
-	cl_mask "$QC_ISOLATED" || { qc_say "isolated CPUs '$QC_ISOLATED' malformed"; return 1; }
+	qc_cpulist_mask "$QC_ISOLATED" || { qc_say "isolated CPUs '$QC_ISOLATED' malformed"; return 1; }
 	printf '%x %d %d\n' "$CL_MASK" "$QC_DECOY" $((QC_DURATION * 1000 / QC_DECOY)) > $QC_HAMMER/decoy ||
 		{ qc_say "cannot start the decoy"; return 1; }
 }

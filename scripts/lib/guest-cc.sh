@@ -1,0 +1,13 @@
+# guest-cc.sh: how a guest program is compiled (the initramfs's C helpers).
+# Needs paths.sh.
+# shellcheck shell=sh
+
+# qc_guest_cc OUT SOURCE [GCC-OPTIONS...]: compile one guest program as the
+# initramfs packs it: static (the busybox initramfs has no libc), with the
+# C helper every quietcore program shares (common/qc-util.c).
+qc_guest_cc() {
+	_out=$1 _src=$2
+	shift 2
+	gcc -static -O2 -Wall -Wextra -pthread -I"$QC_ROOT/common" "$@" \
+		-o "$_out" "$_src" "$QC_ROOT/common/qc-util.c"
+}

@@ -1,0 +1,98 @@
+# inputs.sh: a run's inputs, checked the one way every entry point checks
+# them (qc_check_inputs), the scenarios (guest-init/scenarios/) and the
+# guest each one boots (its "# qc-guest:" line), and the refill CPUs.
+# Needs paths.sh, log.sh, variants.sh and common/cpulist.sh.
+# shellcheck shell=sh
+
+qc_is_count() { case $1 in ''|*[!0-9]*) return 1 ;; esac; [ "$1" -gt 0 ]; }
+# Guest vCPUs unless run.sh --smp says otherwise: CPU 0 keeps house.
+QC_SMP=4
+
+# qc_guest_of SCENARIO: the guest a scenario boots unless run.sh's or
+# compare.sh's options say otherwise, in QC_GUEST_SMP, QC_GUEST_MEM (MB),
+# QC_GUEST_NUMA (MB per NUMA node, "" for one node), QC_GUEST_ARGS (kernel
+# parameters beside the scenario's own "# qc-kernel-args:" line),
+# QC_GUEST_TIMEOUT (s, "" for run.sh's 300 + 3 x duration) and
+# QC_GUEST_BENCH_RUNS (compare's timed and counted allocator runs).
+# A scenario that needs another guest says so on its own "# qc-guest:"
+# line, beside the reason (scenario audit), with these settings:
+#   smp=N  mem=MB  numa=MB,MB  memcg=on  timeout=S  bench-runs=N
+# Every guest boots with the memory controller off (cgroup_disable=memory)
+# unless its scenario says memcg=on: CONFIG_MEMCG is configured for the
+# audit's memcg trigger, and the others' page faults pay no charging.
+# An unknown scenario keeps the defaults (qc_check_inputs names it).
+qc_guest_of() {
+	QC_GUEST_SMP=$QC_SMP QC_GUEST_MEM=2048 QC_GUEST_NUMA= QC_GUEST_ARGS="cgroup_disable=memory"
+	QC_GUEST_TIMEOUT= QC_GUEST_BENCH_RUNS=5
+	_f=$QC_ROOT/guest-init/scenarios/$1.sh
+	[ -f "$_f" ] || return 0
+	for _kv in $(sed -n 's/^# qc-guest: *//p' "$_f"); do
+		_val=${_kv#*=}
+		case $_kv in
+		smp=*) qc_is_count "$_val" && QC_GUEST_SMP=$_val ;;
+		mem=*) qc_is_count "$_val" && QC_GUEST_MEM=$_val ;;
+		numa=*,*) qc_is_count "${_val%,*}" && qc_is_count "${_val#*,}" && QC_GUEST_NUMA=$_val ;;
+		memcg=on) QC_GUEST_ARGS= ;;
+		timeout=*) qc_is_count "$_val" && QC_GUEST_TIMEOUT=$_val ;;
+		bench-runs=*) case $_val in ''|*[!0-9]*) false ;; *) QC_GUEST_BENCH_RUNS=$_val ;; esac ;;
+		*) false ;;
+		esac || die "$_f: '# qc-guest:' setting '$_kv' is not one of smp=N mem=MB numa=MB,MB memcg=on timeout=S bench-runs=N"
+	done
+}
+
+# The guest scenarios: guest-init/scenarios/<name>.sh.
+qc_scenarios() { ls "$QC_ROOT/guest-init/scenarios" | sed -n 's/\.sh$//p'; }
+qc_check_scenario() {
+	[ -f "$QC_ROOT/guest-init/scenarios/$1.sh" ] ||
+		die "unknown scenario '$1': choose one of: $(qc_scenarios | tr '\n' ' ')(guest-init/scenarios/)"
+}
+
+# qc_check_inputs VARIANTS SCENARIO DURATION ISOLATED SMP RATE REFILL: a
+# run's inputs, checked the one way every entry point (make compare, make
+# run, make stress, ...) checks them, before anything is built or any
+# results directory is made: a bad value dies with one line naming it and
+# the fix. RATE "" is the hammer's own default. Sets QC_REFILL_CPUS to the
+# refill CPUs REFILL resolves to ("" for none).
+qc_check_inputs() {
+	[ -n "$1" ] || die "no variants given: choose from $(qc_variants | tr '\n' ' ')(see patches/series)"
+	_seen=
+	for _v in $1; do
+		qc_check_variant "$_v"
+		case " $_seen " in *" $_v "*) die "variant '$_v' is given twice: a run has one guest per variant" ;; esac
+		_seen="$_seen $_v"
+	done
+	qc_check_scenario "$2"
+	# The hammer takes runs of 1-86400 s (guest-module/README.md).
+	{ qc_is_count "$3" && [ "$3" -le 86400 ]; } ||
+		die "duration '$3' is not a whole number of seconds from 1 to 86400"
+	qc_cpulist_valid "$4" || die "isolated CPU list '$4' is not a CPU list like 1-3 or 1,3"
+	for _c in $(qc_cpulist_expand "$4"); do
+		[ "$_c" -ne 0 ] || die "isolated CPUs '$4' include housekeeping CPU 0: CPU 0 always keeps house, isolate CPUs from 1 up (e.g. 1-$(($5 - 1)))"
+		[ "$_c" -lt "$5" ] || die "isolated CPU $_c does not exist in a $5-CPU guest: use a smaller list (scripts/run.sh --smp $((_c + 1)) boots a bigger guest)"
+	done
+	[ -z "$6" ] || { qc_is_count "$6" && [ "$6" -le 10000 ]; } ||
+		die "rate '$6' is not a whole number of drain_all_pages() calls per second from 1 to 10000 (the hammer's range)"
+	QC_REFILL_CPUS=$(qc_refill_cpus "$2" "$4" "$7") || exit 1
+}
+
+# qc_refill_cpus SCENARIO ISOLATED REFILL: the refill workload's CPUs for a
+# run, from REFILL as the user gave it: "auto" (the default) is every
+# isolated CPU but the first in the scenarios that measure drains (hammer
+# and its control, quiet, and the audit), none elsewhere; "none" or "" is none; a list
+# must lie inside ISOLATED and leave at least one CPU to oslat. Dies on a
+# bad list.
+qc_refill_cpus() {
+	case $3 in
+	none|'') return 0 ;;
+	auto)
+		case $1 in hammer|quiet|audit) ;; *) return 0 ;; esac
+		qc_cpulist_minus "$2" "$(qc_cpulist_expand "$2" | head -n1)"
+		return 0 ;;
+	esac
+	qc_cpulist_valid "$3" || die "refill CPU list '$3' is not a CPU list like 2-3 (or 'auto', 'none')"
+	[ -z "$(qc_cpulist_minus "$3" "$2")" ] ||
+		die "refill CPUs '$3' are not all isolated (isolated: $2): choose refill CPUs among the isolated ones"
+	[ -n "$(qc_cpulist_minus "$2" "$3")" ] ||
+		die "refill CPUs '$3' leave no isolated CPU for oslat, the pure-spin reference: keep one out (e.g. REFILL=$(qc_cpulist_minus "$2" "$(qc_cpulist_expand "$2" | head -n1)"))"
+	qc_cpulist_expand "$3" | paste -sd, -
+}

@@ -1,0 +1,27 @@
+# probes.sh: a build's System.map, and the probe lists the guest will
+# define (tracing/probes/) checked against it before the guest boots.
+# Needs paths.sh, log.sh and variants.sh.
+# shellcheck shell=sh
+
+qc_system_map() {
+	m=$(qc_build_dir "$1" "${2:-}")/System.map
+	[ -f "$m" ] || die "no System.map for $1 in $(dirname "$m"): build it (scripts/build.sh $1)"
+	echo "$m"
+}
+# qc_check_probes VARIANT FLAVOUR SCENARIO: every function the probe lists
+# the guest will define probe is a function of its build, by the build's
+# System.map: the send-side origins.list and the variant's exposure probes
+# in every guest, its audit list in the audit's. A name the tree renamed or
+# the compiler inlined is refused in one line before the guest boots, not
+# by the guest's kprobe_events minutes later.
+qc_check_probes() {
+	_map=$(qc_system_map "$1" "$2") || exit 1
+	_lists="tracing/probes/origins.list tracing/probes/$1.list"
+	[ "$3" != audit ] || _lists="$_lists tracing/probes/$(qc_variant_audit "$1").list"
+	for _l in $_lists; do
+		for _fn in $(sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/\1/p' "$QC_ROOT/$_l" | sort -u); do
+			awk -v f="$_fn" '$3 == f && $2 ~ /^[tT]$/ { found = 1; exit } END { exit !found }' "$_map" ||
+				die "$_l probes $_fn, which the $1${2:+ ($2)} build does not have (not a function in $_map): name the function its tree has"
+		done
+	done
+}

@@ -1,0 +1,94 @@
+# variants.sh: the variant registry, patches/series (its header says what
+# each word means): every variant, its base, tree, config fragments and
+# audit list come from there, nowhere else; and the Debian kernel trees
+# (linux-source-*) the variants are built from.
+# Needs paths.sh, log.sh and plugin.sh (qc_check_variant: the plugin lists).
+# shellcheck shell=sh
+
+QC_SERIES=${QC_SERIES:-$QC_ROOT/patches/series}
+qc_registry() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$QC_SERIES"; }
+qc_variants() { qc_registry | awk '{ print $1 }'; }
+# qc_variant_field VARIANT N: word N of VARIANT's line; fails for an
+# unknown variant.
+qc_variant_field() {
+	qc_registry | awk -v v="$1" -v n="$2" '$1 == v { print $n; found = 1; exit } END { exit !found }'
+}
+qc_variant_base() { qc_variant_field "$1" 2; }
+qc_variant_tree() { qc_variant_field "$1" 3; }
+# qc_variant_configs VARIANT [FLAVOUR]: the config fragments, as paths, in
+# the order they merge; a flavour adds configs/<flavour>.config last.
+qc_variant_configs() {
+	for _f in $(qc_variant_field "$1" 4 | tr ',' ' ') ${2:+$2.config}; do
+		echo "$QC_ROOT/configs/$_f"
+	done
+}
+# qc_config_requested FRAGMENT...: what the fragments ask of Kconfig, one
+# line per symbol ("CONFIG_X=v" or "# CONFIG_X is not set"), a later
+# fragment's word overriding an earlier one's, as merge_config.sh merges
+# them (a variant's fragment may turn off what guest.config turns on).
+qc_config_requested() {
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1 &/p' -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set.*/\1 &/p' "$@" |
+		awk '{ k = $1; l = $0; sub(/^[^ ]* /, "", l); if (!(k in last)) order[++n] = k; last[k] = l }
+			END { for (i = 1; i <= n; i++) print last[order[i]] }'
+}
+# qc_variant_audit VARIANT: the name of its audit list in tracing/probes/
+# (the guest gets it as qc.audit).
+qc_variant_audit() { qc_variant_field "$1" 5; }
+# qc_variant_of LABEL: the variant of a guest's directory, named
+# VARIANT[-FLAVOUR][-TAG] by qc_label: the longest variant it starts with
+# (spinlock-6.12-debug is spinlock-6.12's, not spinlock's); fails if none.
+qc_variant_of() {
+	qc_variants | awk -v l="$1" 'l == $1 || index(l, $1 "-") == 1 { if (length($1) > length(v)) v = $1 }
+		END { if (v == "") exit 1; print v }'
+}
+# qc_series_marked MARK: the variants whose line carries MARK, in order.
+qc_series_marked() { qc_registry | awk -v m="$1" '{ for (i = 6; i <= NF; i++) if ($i == m) print $1 }'; }
+# The variants a job runs when VARIANTS is not given, on one line.
+qc_default_variants() { qc_series_marked default | paste -sd' ' -; }
+# The variant comparisons are made against, if one is marked "baseline".
+qc_series_baseline() { qc_series_marked baseline | head -n1; }
+# qc_check_variant VARIANT: a variant the registry knows, whose line is
+# whole, and every file it needs there: each one missing fails in one line
+# naming it, before anything is built (a list found missing after a build
+# costs the build).
+qc_check_variant() {
+	qc_variant_base "$1" >/dev/null ||
+		die "unknown variant '$1': choose one of: $(qc_variants | tr '\n' ' ')(see patches/series)"
+	[ -n "$(qc_variant_field "$1" 5)" ] ||
+		die "patches/series: variant '$1' names no base, tree, configs and audit list: write '<variant> <base> <tree> <configs> <audit>'"
+	_base=$(qc_variant_base "$1")
+	if [ "$_base" != - ]; then
+		qc_variant_base "$_base" >/dev/null ||
+			die "patches/series: the base '$_base' of variant '$1' is not a variant: name one, or '-' for the stock tree"
+		[ "$(qc_variant_tree "$_base")" = "$(qc_variant_tree "$1")" ] ||
+			die "patches/series: variant '$1' names tree $(qc_variant_tree "$1") but its base '$_base' is built from $(qc_variant_tree "$_base"): name the base's tree"
+	fi
+	for _f in "$QC_ROOT/tracing/probes/$1.list" "$QC_ROOT/tracing/probes/$(qc_variant_audit "$1").list" \
+		$(qc_variant_configs "$1") \
+		"$QC_DRAIN_REACH_LIST" "$QC_SPIN_WAIT_LIST"; do
+		[ -s "$_f" ] || die "variant '$1' needs ${_f#"$QC_ROOT"/}, which is missing or empty: add it (see patches/series)"
+	done
+	qc_drain_reach "$1" >/dev/null
+}
+# qc_tree_tarball TREE: the stock source a tree package installs.
+qc_tree_tarball() { echo "$QC_SRC/$1.tar.xz"; }
+# qc_tree_version TREE: the installed package's version (6.1.192-3), which
+# every run records: Debian's security archive moves.
+qc_tree_version() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || echo "(version unknown)"; }
+# qc_check_tree VARIANT...: each variant's tree package is installed (a build
+# needs its source; a boot of an existing build does not).
+qc_check_tree() {
+	for _v in "$@"; do
+		_t=$(qc_variant_tree "$_v")
+		[ -f "$(qc_tree_tarball "$_t")" ] ||
+			die "variant '$_v' is built from $_t, which is not installed ($(qc_tree_tarball "$_t") is missing): run 'sudo make setup'"
+	done
+}
+# The patch files of one variant, in the order they apply.
+qc_variant_patches() {
+	for p in "$QC_ROOT/patches/$1"/*.patch; do
+		[ -f "$p" ] || continue
+		case $(basename "$p") in 0000-cover-letter.patch) continue ;; esac
+		printf '%s\n' "$p"
+	done
+}
