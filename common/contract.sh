@@ -29,7 +29,7 @@
 #   cost_runs     param: counted pft runs per thread count, scenario cost (5)
 #   cost_mib      param: MiB per pft thread and round there (default 8)
 #   cost_rounds   param: pft rounds there (default 2)
-#   decoy         param: rounds of the decoy (guest-module/decoy.c) in the hammer
+#   decoy         param: rounds of the decoy (hammer/decoy.c) in the hammer
 #                 window, each one IPI and one work item to every isolated
 #                 CPU, spread over the window (default 0: no decoy)
 #   origins       param: "no" leaves the send-side probes out of the trace
@@ -108,5 +108,5 @@ QC_SELFTEST_JSON=selftest.json  # planted vs counted per CPU -> summarize.sh
 QC_SELFTEST_ANALYSIS=selftest-analysis  # .json, .txt: the self-test trace's analysis
 QC_SELFTEST_CAUSES=selftest-causes.list  # the planted causes as a drain-cause list
 QC_SELFTEST_CHARGED=selftest-charged  # .json -> summarize.sh: the planted causes as drain causes
-QC_PLANTER_FUNCTION=qc_plant_write  # guest-module/plant.c: what plants them, the drain of selftest-charged
+QC_PLANTER_FUNCTION=qc_plant_write  # hammer/plant.c: what plants them, the drain of selftest-charged
 QC_AUDIT_JSON=audit.json    # scripts/audit.sh: per trigger, its sub-window's counts -> summarize.sh

@@ -3,7 +3,7 @@
  * qc-util: what every quietcore C program agrees on, in one place (as
  * rtla keeps its utils.c): the CPU-list syntax, JSON string escaping and
  * the one-line error. Compiled into each program (the guest-init and
- * bench programs, tracing/qc-analyze); the kernel module (guest-module/) is kernel
+ * bench programs, tracing/qc-analyze); the kernel module (hammer/) is kernel
  * code and has its own.
  */
 #ifndef QC_UTIL_H

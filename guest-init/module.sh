@@ -1,5 +1,5 @@
 # The guest's one helper for the guest kernel module, qc_hammer
-# (guest-module/README.md), in busybox ash, sourced by every scenario that
+# (hammer/README.md), in busybox ash, sourced by every scenario that
 # drives it: load it, start a hammer run, wait for its end, run the decoy,
 # plant the self-test's noise, keep its stats.
 # Sourced after guest-lib.sh.
@@ -37,7 +37,7 @@ qc_hammer_finish() {
 }
 
 # qc_hammer_start_decoy: the hammer run, and with QC_DECOY=N (qc.decoy=)
-# the decoy too (guest-module/decoy.c): N rounds spread over QC_DURATION, each one
+# the decoy too (hammer/decoy.c): N rounds spread over QC_DURATION, each one
 # IPI and one work item to every isolated CPU, from a kthread of its own.
 qc_hammer_start_decoy() {
 	qc_hammer_start || return 1

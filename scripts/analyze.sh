@@ -67,7 +67,7 @@ fi
 # The audit scenario's window: each trigger's sub-window and the gaps.
 [ ! -f "$dir/$QC_AUDIT_TXT" ] || "$QC_ROOT/scripts/audit.sh" "$dir" "$iso" >&2
 
-# Each planted kind (guest-module/plant.c) has one cause the analyzer must name.
+# Each planted kind (hammer/plant.c) has one cause the analyzer must name.
 planted_cause() {
 	case $1 in
 	work) echo workqueue:qc_planted_work ;;
@@ -107,7 +107,7 @@ if [ -f "$dir/$selftest" ]; then
 	mv "$dir/$QC_SELFTEST_JSON.tmp" "$dir/$QC_SELFTEST_JSON"
 	[ $rc -eq 0 ] || die "self-test failed: $(jq -r '[.cpus | to_entries[] | select(.value.planted != .value.counted) | "CPU \(.key) planted \(.value.planted), counted \(.value.counted)"] | join("; ")' "$dir/$QC_SELFTEST_JSON") (see $dir/$QC_SELFTEST_ANALYSIS.txt)"
 	# The same trace with the planter as the drain (its function,
-	# guest-module/plant.c) and the planted causes as the drain causes: the
+	# hammer/plant.c) and the planted causes as the drain causes: the
 	# verdict rule must charge exactly what was planted.
 	QC_DRAIN_CAUSES=$dir/$QC_SELFTEST_CAUSES
 	causes=$QC_DRAIN_CAUSES functions=$QC_PLANTER_FUNCTION

@@ -100,12 +100,12 @@ fi
 info "kernel built in $(( $(date +%s) - start )) s: $out/arch/x86/boot/bzImage"
 
 step 4 4 "guest module for $label"
-# guest-module/ holds the module's sources; it is built in the build directory
+# hammer/ holds the module's sources; it is built in the build directory
 # so that variants never share objects.
-if [ -f "$QC_ROOT/guest-module/Kbuild" ]; then
+if [ -f "$QC_ROOT/hammer/Kbuild" ]; then
 	mod=$out/qc-module
 	mkdir -p "$mod"
-	for f in "$QC_ROOT"/guest-module/Kbuild "$QC_ROOT"/guest-module/*.c "$QC_ROOT"/guest-module/*.h; do
+	for f in "$QC_ROOT"/hammer/Kbuild "$QC_ROOT"/hammer/*.c "$QC_ROOT"/hammer/*.h; do
 		if [ -f "$f" ] && ! cmp -s "$f" "$mod/$(basename "$f")"; then cp "$f" "$mod/"; fi
 	done
 	kmake "$out" M="$mod" modules >"$out/module.log" 2>&1 ||

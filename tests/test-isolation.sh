@@ -9,7 +9,7 @@
 #         sent by the drain (>= exposure, on every isolated CPU): FAIL;
 #   rcu:  nothing the drain sent reached an isolated CPU, although drains
 #         reached every refill CPU at least 100 times;
-#   decoy (--decoy 20, guest-module/decoy.c): its IPIs and work items on every
+#   decoy (--decoy 20, hammer/decoy.c): its IPIs and work items on every
 #         isolated CPU are counted, named as its own, never charged, and no
 #         interruption is left without a sender;
 #   both: the oslat CPU was reached once, the self-test counted what was
@@ -45,7 +45,7 @@ ktap_check "wq and rcu: the refill CPUs were reached by at least 100 drains, the
 	test "$(q '[.variants[].cpus[] | if .workload == "refill" then .exposure.drains >= 100 else .exposure.drains == 1 end] | all')" = true
 ktap_check "rcu: nothing the drain sent reached an isolated CPU ($(q '[.variants.rcu.cpus[].charged] | add') sent; verdict $(q .variants.rcu.verdict))" \
 	test "$(q '[.variants.rcu.cpus[].charged] | add')" = 0
-# The decoy (guest-module/decoy.c, --decoy): a kthread with nothing to do with
+# The decoy (hammer/decoy.c, --decoy): a kthread with nothing to do with
 # the drain interrupts every isolated CPU while drains are in flight.
 ktap_check "the decoy's IPIs and work items were counted on every isolated CPU of both variants" \
 	test "$(q '[.variants[].cpus[] | (.by_cause["workqueue:qc_decoy_work"] // 0) > 0 and (.by_cause["irq_vectors:call_function_single:qc_decoy_ipi"] // 0) > 0] | all')" = true

@@ -1,7 +1,7 @@
 #!/bin/sh
 # qc-test: slow
 # qc-test: boots spinlock
-# The guest kernel module (guest-module/) on its own: a spinlock guest runs
+# The guest kernel module (hammer/) on its own: a spinlock guest runs
 # tests/guest/module-smoke.sh, which loads qc_hammer, times a hammer run at
 # 100/s (450-500 calls in 5 s), refuses a second run while one runs, plants
 # work items and IPIs and finds exactly those in a trace, refuses malformed

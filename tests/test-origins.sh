@@ -26,7 +26,7 @@ ktap_check "... its send-side probes are complete" test "$(jq -c .origin_probes 
 unknown=$(jq -c '[.cpus[] | .origins.classes.unknown]' "$tmp/wq.json")
 ktap_check "no interruption without a sender on any CPU (unknown per CPU: $unknown)" test "$unknown" = '[0,0,0]'
 
-# The decoy (guest-module/decoy.c): every IPI and work item of its on each CPU.
+# The decoy (hammer/decoy.c): every IPI and work item of its on each CPU.
 decoy=$(q wq '[.[] | select(.cause | test("qc_decoy"))] | group_by(.cpu) |
 	map({cpu: .[0].cpu, n: length, decoy: map(select(.senders[0].comm == "qc_decoy" and
 	(.senders[0].stack | test("qc_decoy_fn")) and .drain == false)) | length})')

@@ -1,7 +1,7 @@
 # Scenario "hammer" (the default): oslat (SCHED_OTHER) on the oslat CPUs
 # and the refill workload on the refill CPUs (measure.sh) while the
 # housekeeping CPU calls drain_all_pages() at QC_RATE/s (default 100) for
-# the whole window (with qc.decoy=N, the decoy too: guest-module/decoy.c); then
+# the whole window (with qc.decoy=N, the decoy too: hammer/decoy.c); then
 # the quiet control window and the planted-noise self-test.
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh

@@ -62,7 +62,7 @@ qc_check_inputs() {
 		_seen="$_seen $_v"
 	done
 	qc_check_scenario "$2"
-	# The hammer takes runs of 1-86400 s (guest-module/README.md).
+	# The hammer takes runs of 1-86400 s (hammer/README.md).
 	{ qc_is_count "$3" && [ "$3" -le 86400 ]; } ||
 		die "duration '$3' is not a whole number of seconds from 1 to 86400"
 	qc_cpulist_valid "$4" || die "isolated CPU list '$4' is not a CPU list like 1-3 or 1,3"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest smoke test for qc_hammer (guest-module/), in busybox ash;
+# Guest smoke test for qc_hammer (hammer/), in busybox ash;
 # tests/test-module.sh runs it in a spinlock guest, as
 #   scripts/run.sh -V spinlock --guest-script tests/guest/module-smoke.sh
 # It writes smoke.log and the stats JSON files in its working directory and
