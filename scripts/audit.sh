@@ -20,8 +20,8 @@
 # holds one of the trigger's functions ("path": the probed function and
 # the list's "#path NAME FUNCTION..." line, for a function a tail call or
 # a callback thread hides; tracing/README.md, "The causal audit"); "other"
-# the rest, whoever sent them. null without the send side. result: NOT-IMPLEMENTED (the guest could not run the
-# trigger), FAILED (it ran and failed), NOT-TRIGGERED (no proof event, i.e.
+# the rest, whoever sent them; both null without the send side.
+# result: NOT-IMPLEMENTED (the guest could not run the trigger), FAILED (it ran and failed), NOT-TRIGGERED (no proof event, i.e.
 # its kernel path was not entered in its sub-window: never a count),
 # MEASURED. "expected" is what the gaps' rate gives for the sub-window's
 # length; "excess_by_cause" the causes above their gap rate. "drains" and
