@@ -54,6 +54,14 @@ read_first "$QC_CG_ISO/cpuset.cpus.partition"
 case $LINE in
 isolated) ok "partition: $QC_CG_ISO is an isolated partition" ;;
 root) info "cpu $iso_list: $QC_CG_ISO is a 'root' partition (kernel refused 'isolated'): load balancing stays on inside it" ;;
+member)
+	# isolate.sh's fallback where the kernel refuses a partition over
+	# CPUs isolcpus=domain isolated at boot (6.12): only over those
+	if boot_isolated_all "$iso_mask"; then
+		info "cpu $iso_list: $QC_CG_ISO is a member cpuset (kernel refused a partition over CPUs isolated at boot, which balance no load)"
+	else
+		fail "cpu $iso_list: $QC_CG_ISO is no partition and the boot did not isolate all of $iso_list"
+	fi ;;
 '') fail "cpu $iso_list: no partition $QC_CG_ISO (isolate.sh not run?)" ;;
 *) fail "cpu $iso_list: partition $QC_CG_ISO is '$LINE'" ;;
 esac
