@@ -67,6 +67,13 @@ qc_config_requested() {
 # qc_variant_audit VARIANT: the name of its audit list in tracing/probes/
 # (the guest gets it as qc.audit).
 qc_variant_audit() { qc_variant_field "$1" 5; }
+# qc_variant_sends VARIANT: its send-side probe list in tracing/probes/
+# (the guest gets it as qc.sends), named by the audit list's rule: the
+# same tree's functions, so audit -> origins, audit-6.12 -> origins-6.12.
+qc_variant_sends() {
+	_a=$(qc_variant_audit "$1") || return 1
+	echo "origins${_a#audit}"
+}
 # qc_variant_of LABEL: the variant of a guest's directory, named
 # VARIANT[-FLAVOUR][-TAG] by qc_label: the longest variant it starts with
 # (spinlock-6.12-debug is spinlock-6.12's, not spinlock's); fails if none.
@@ -97,6 +104,7 @@ check_variant() {
 			die "patches/series: variant '$1' names tree $(qc_variant_tree "$1") but its base '$_base' is built from $(qc_variant_tree "$_base"): name the base's tree"
 	fi
 	for _f in "$QC_ROOT/tracing/probes/$1.list" "$QC_ROOT/tracing/probes/$(qc_variant_audit "$1").list" \
+		"$QC_ROOT/tracing/probes/$(qc_variant_sends "$1").list" \
 		$(qc_variant_configs "$1") \
 		"$QC_DRAIN_REACH_LIST" "$QC_SPIN_WAIT_LIST"; do
 		[ -s "$_f" ] || die "variant '$1' needs ${_f#"$QC_ROOT"/}, which is missing or empty: add it (see patches/series)"
@@ -306,13 +314,13 @@ qc_system_map() {
 }
 # qc_check_probes VARIANT FLAVOUR SCENARIO: every function the probe lists
 # the guest will define probe is a function of its build, by the build's
-# System.map: the send-side origins.list and the variant's exposure probes
+# System.map: the send-side list (qc_variant_sends) and the variant's exposure probes
 # in every guest, its audit list in the audit's. A name the tree renamed or
 # the compiler inlined is refused in one line before the guest boots, not
 # by the guest's kprobe_events minutes later.
 qc_check_probes() {
 	_map=$(qc_system_map "$1" "$2") || exit 1
-	_lists="tracing/probes/origins.list tracing/probes/$1.list"
+	_lists="tracing/probes/$(qc_variant_sends "$1").list tracing/probes/$1.list"
 	[ "$3" != audit ] || _lists="$_lists tracing/probes/$(qc_variant_audit "$1").list"
 	for _l in $_lists; do
 		for _fn in $(sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/\1/p' "$QC_ROOT/$_l" | sort -u); do

@@ -182,5 +182,7 @@ void origins_chain(const struct origins *o, const struct interruption *in, const
 bool origins_stack_has(const struct origins *o, const struct send *s,
 		       const char *const *funcs);
 void origins_free(struct origins *o);
+/* Is @cause the tick, as either tree names it (rule.c)? */
+bool is_tick(const char *cause);
 
 #endif

@@ -40,9 +40,12 @@ bool in_window(struct ctx *c, unsigned long long ts)
 	return ts >= c->a->start_ns && ts <= c->a->end_ns;
 }
 
-static bool is_tick(const char *cause)
+/* The tick: its hrtimer (6.1's tick_sched_timer, 6.12's
+   tick_nohz_handler) or, where no expiry was traced, its vector. */
+bool is_tick(const char *cause)
 {
 	return !strcmp(cause, "timer:tick_sched_timer") ||
+	       !strcmp(cause, "timer:tick_nohz_handler") ||
 	       !strcmp(cause, "irq_vectors:local_timer");
 }
 
