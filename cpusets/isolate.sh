@@ -122,9 +122,10 @@ fi
 # done what the partition is for (no load balancing there, nothing else
 # placed there), so a plain member cpuset over them is enough for the
 # measured tasks to enter; only when the boot isolated every one of them.
-if [ "$LINE" != "$prs" ] && boot_isolated_all "$iso_mask"; then
-	echo "isolate: kernel refused a '$prs' partition ($LINE) over CPUs isolated at boot; keeping a member cpuset" >&2
-	rec partition.fallback "$prs refused: $LINE; member over boot-isolated CPUs"
+refused=$LINE
+if [ "$refused" != "$prs" ] && boot_isolated_all "$iso_mask"; then
+	echo "isolate: kernel refused a '$prs' partition ($refused) over CPUs isolated at boot; keeping a member cpuset" >&2
+	rec partition.fallback "$prs refused: $refused; member over boot-isolated CPUs"
 	echo member > "$QC_CG_ISO/cpuset.cpus.partition" 2>/dev/null
 	prs=member
 	read_first "$QC_CG_ISO/cpuset.cpus.partition"

@@ -13,7 +13,7 @@ mkdir -p "$QC_CGROOT/isolated" "$QC_SYSCPU"
 QC_CPUSETS=$root/cpusets
 . "$QC_CPUSETS/tasks.sh"
 
-ktap_plan 7
+ktap_plan 8
 # booted ISOLATED: the boot's isolated CPUs, as /sys/devices/system/cpu/isolated says
 booted() { printf '%s\n' "$1" > "$QC_SYSCPU/isolated"; }
 cl_mask 1-3; m13=$CL_MASK
@@ -35,6 +35,9 @@ echo 1-3 > "$QC_CGROOT/isolated/cpuset.cpus.effective"
 booted 1-3
 ktap_check "verify.sh: a member cpuset over CPUs the boot isolated is accepted (info)" \
 	sh -c "sh '$root/cpusets/verify.sh' 0 1-3 | grep -q '^info cpu 1-3: .* is a member cpuset'"
+echo 0-3 > "$QC_CGROOT/cpuset.cpus.effective"
+ktap_check "verify.sh: ... and the root cgroup keeps those CPUs then (no partition took them)" \
+	sh -c "sh '$root/cpusets/verify.sh' 0 1-3 | grep -q '^info cpu 1-3: cgroup .* keeps them'"
 booted 1-2
 ktap_check "verify.sh: ... and fails where the boot did not isolate them all" \
 	sh -c "sh '$root/cpusets/verify.sh' 0 1-3 | grep -q '^FAIL cpu 1-3: .* is no partition and the boot did not isolate all of 1-3'"
