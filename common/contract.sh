@@ -17,6 +17,8 @@
 #   probes        the variant whose tracing/probes/<variant>.list to use
 #   audit         the audit's trigger list, tracing/probes/<audit>.list
 #                 (patches/series names it per variant: names differ by tree)
+#   sends         the send-side probe list, tracing/probes/<sends>.list
+#                 (origins, origins-6.12: one per tree, named after audit's)
 #   refill        the refill workload's CPUs, or "none"
 #   rate          param: drain_all_pages() calls/s of the hammer (default 100)
 #   bench_runs    param: pft runs of the bench scenario (default 5)
@@ -39,7 +41,7 @@
 # "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on), and
 # one that needs a guest other than the default says so on a "# qc-guest:"
 # line (scripts/lib/inputs.sh qc_guest_of reads it; audit: 5 vCPUs, two nodes).
-QC_GUEST_PARAMS="scenario duration isolated housekeeping probes audit refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
+QC_GUEST_PARAMS="scenario duration isolated housekeeping probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
 QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
 
 # --- a run: results/<run-id>/ -----------------------------------------------

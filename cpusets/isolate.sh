@@ -116,6 +116,20 @@ if [ "$LINE" != "$prs" ] && [ "$prs" = isolated ]; then
 	echo "$prs" > "$QC_CG_ISO/cpuset.cpus.partition" 2>/dev/null
 	read_first "$QC_CG_ISO/cpuset.cpus.partition"
 fi
+# 6.12 refuses any partition over CPUs that isolcpus=domain took out of
+# scheduling domains at boot (the root cpuset no longer holds them, so a
+# partition has nothing to take from it: "invalid"). The boot has then
+# done what the partition is for (no load balancing there, nothing else
+# placed there), so a plain member cpuset over them is enough for the
+# measured tasks to enter; only when the boot isolated every one of them.
+refused=$LINE
+if [ "$refused" != "$prs" ] && boot_isolated_all "$iso_mask"; then
+	echo "isolate: kernel refused a '$prs' partition ($refused) over CPUs isolated at boot; keeping a member cpuset" >&2
+	rec partition.fallback "$prs refused: $refused; member over boot-isolated CPUs"
+	echo member > "$QC_CG_ISO/cpuset.cpus.partition" 2>/dev/null
+	prs=member
+	read_first "$QC_CG_ISO/cpuset.cpus.partition"
+fi
 rec partition "$LINE"
 [ "$LINE" = "$prs" ] || err "partition: asked for '$prs', kernel says '$LINE'"
 read_first "$QC_CG_ISO/cpuset.cpus.effective"

@@ -23,6 +23,14 @@ read_first() {
 "*}
 }
 
+# boot_isolated_all MASK: every CPU of MASK was taken out of the
+# scheduling domains at boot (isolcpus=domain: /sys/devices/system/cpu/isolated).
+boot_isolated_all() {
+	read_first "${QC_SYSCPU:-/sys/devices/system/cpu}/isolated"
+	qc_cpulist_mask "${LINE:-x}" 2>/dev/null || return 1
+	[ $(($1 & ~CL_MASK)) -eq 0 ]
+}
+
 # task_info DIR (a /proc/PID or /proc/PID/task/TID directory): sets
 # T_COMM, T_ALLOWED (CPU list), T_FLAGS, T_CPU (where it last ran) and
 # returns 1 if the task vanished meanwhile.

@@ -54,6 +54,14 @@ read_first "$QC_CG_ISO/cpuset.cpus.partition"
 case $LINE in
 isolated) ok "partition: $QC_CG_ISO is an isolated partition" ;;
 root) info "cpu $iso_list: $QC_CG_ISO is a 'root' partition (kernel refused 'isolated'): load balancing stays on inside it" ;;
+member)
+	# isolate.sh's fallback where the kernel refuses a partition over
+	# CPUs isolcpus=domain isolated at boot (6.12): only over those
+	if boot_isolated_all "$iso_mask"; then
+		info "cpu $iso_list: $QC_CG_ISO is a member cpuset (kernel refused a partition over CPUs isolated at boot, which balance no load)"
+	else
+		fail "cpu $iso_list: $QC_CG_ISO is no partition and the boot did not isolate all of $iso_list"
+	fi ;;
 '') fail "cpu $iso_list: no partition $QC_CG_ISO (isolate.sh not run?)" ;;
 *) fail "cpu $iso_list: partition $QC_CG_ISO is '$LINE'" ;;
 esac
@@ -61,8 +69,16 @@ read_first "$QC_CG_ISO/cpuset.cpus.effective"
 qc_cpulist_mask "${LINE:-x}" && [ "$CL_MASK" -eq "$iso_mask" ] &&
 	ok "partition: effective CPUs $LINE" ||
 	fail "cpu $iso_list: partition effective CPUs are '$LINE', want $iso_list"
+read_first "$QC_CG_ISO/cpuset.cpus.partition"
+member=$LINE
 for cg in "$QC_CGROOT" "$QC_CG_HK"; do
 	read_first "$cg/cpuset.cpus.effective"
+	# no partition took the isolated CPUs from the root (the member
+	# fallback): the boot keeps them out of scheduling domains instead
+	if [ "$cg" = "$QC_CGROOT" ] && [ "$member" = member ] && boot_isolated_all "$iso_mask"; then
+		info "cpu $iso_list: cgroup $cg keeps them (member cpuset over CPUs isolated at boot)"
+		continue
+	fi
 	if qc_cpulist_mask "${LINE:-x}" && [ $((CL_MASK & iso_mask)) -eq 0 ]; then
 		ok "cgroup $cg: effective CPUs $LINE"
 	else
@@ -96,6 +112,10 @@ for t in /proc/[0-9]*/task/[0-9]*; do
 		info "cpu $cpus: measured task $who"
 	elif [ "$T_CGROUP" = "/${QC_CG_ISO##*/}" ]; then
 		fail "cpu $cpus: task in the isolated partition before measurement: $who"
+	elif is_bound_kthread && case $T_COMM in kworker/R-*) true ;; *) false ;; esac; then
+		# 6.12's rescuer of a workqueue (kworker/R-<wq>): it sleeps, and
+		# binds itself to a CPU only to rescue that CPU's pool
+		info "cpu $cpus: workqueue rescuer $who"
 	elif is_bound_kthread; then
 		fail "cpu $cpus: kernel-bound kthread $who (not per-CPU: an unbound kworker pool or a driver thread)"
 	elif is_kthread; then

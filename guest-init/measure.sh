@@ -77,7 +77,11 @@ qc_window() {
 	# there. oslat's main thread sleeps on its first CPU until the end;
 	# its workers spin on QC_OSLAT_WORKERS (default: the oslat CPUs).
 	first=${QC_OSLAT_CPUS%%[,-]*}
-	limit=$((secs + QC_OSLAT_SETTLE + ${QC_WINDOW_GRACE:-10} + 15))
+	# -D is only a backstop (both are stopped by SIGINT after the end
+	# marker): it must outlast the settle, the checks before the start
+	# marker (28 s on a 6.12 guest under TCG) and the grace, or refill
+	# exits inside the window.
+	limit=$((secs + QC_OSLAT_SETTLE + ${QC_WINDOW_GRACE:-10} + 90))
 	sh /qc/cpusets/enter-isolated.sh -- oslat -c "${QC_OSLAT_WORKERS:-$QC_OSLAT_CPUS}" -C "$first" \
 		-D "$limit" -q "$@" \
 		--json="/results/$(qc_window_file oslat "$name" json)" > "/results/$(qc_window_file oslat "$name" txt)" 2>&1 &

@@ -147,7 +147,7 @@ info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill o
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
 	${numa:+--numa "$numa"} --timeout "$timeout" ${plugin:+--plugin "$plugin"} \
-	--append "${kargs:+$kargs }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.audit=$(qc_variant_audit "$variant") qc.refill=${refill:-none}$params"
+	--append "${kargs:+$kargs }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.audit=$(qc_variant_audit "$variant") qc.sends=$(qc_variant_sends "$variant") qc.refill=${refill:-none}$params"
 # A splat fails the run whatever the scenario measured.
 if ! "$QC_ROOT/scripts/splats.sh" "$out/$QC_CONSOLE" > "$out/splats.txt"; then
 	die "kernel splat in the $label guest: $("$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" | cut -c1-200) (see $out/splats.txt)"

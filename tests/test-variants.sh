@@ -20,7 +20,7 @@ trap 'rm -rf "$scratch"' EXIT
 real_cache=$(QC_ROOT=$root sh -c '. "$QC_ROOT/scripts/lib/paths.sh" && echo "$QC_CACHE"')
 export QC_RESULTS="$scratch/results" QC_CACHE="$scratch/cache"
 
-ktap_plan 25
+ktap_plan 28
 
 # fresh: $fake, a copy of what the host scripts read, as the repository has it.
 fake=$scratch/repo
@@ -94,6 +94,10 @@ rm "$fake/tracing/probes/audit.list"
 refused "a variant without its audit list is refused" \
 	"variant 'wq' needs tracing/probes/audit.list, which is missing" "$fake/scripts/build.sh" wq
 fresh
+rm "$fake/tracing/probes/origins.list"
+refused "a variant without its send-side list is refused" \
+	"variant 'wq' needs tracing/probes/origins.list, which is missing" "$fake/scripts/build.sh" wq
+fresh
 sed -i 's/^\(wq .*\)guest\.config/\1guest.config,nosuch.config/' "$fake/patches/series"
 refused "a variant whose config fragment is missing is refused, naming the fragment" \
 	"variant 'wq' needs configs/nosuch.config, which is missing" "$fake/scripts/build.sh" wq
@@ -142,6 +146,23 @@ for a in $(qc_registry | awk '{ print $5 }' | sort -u); do
 done
 ktap_check "every audit list in patches/series names audit.list's triggers in its order${odd:+ (not:$odd)}" \
 	test -z "$odd" -a -n "$(triggers audit)"
+
+# Every tree's send-side list (named after its audit list) defines
+# origins.list's events with its fields: the analyzer, origin-stacks.list
+# and the stack triggers name them; only the probed functions may differ.
+ktap_check "the send-side list follows the audit list: spinlock's origins, spinlock-6.12's origins-6.12" \
+	test "$(qc_variant_sends spinlock) $(qc_variant_sends spinlock-6.12)" = "origins origins-6.12"
+sends() {
+	sed -n 's|^[pr]:\([^ ]*\) [^ ]*\(.*\)|\1\2|p' "$root/tracing/probes/$1.list" |
+		awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) { sub(/=.*/, "", $i); printf " %s", $i } print "" }' | sort
+}
+odd=
+for v in $(qc_registry | awk '{ print $1 }'); do
+	l=$(qc_variant_sends "$v")
+	[ "$(sends "$l")" = "$(sends origins)" ] || odd="$odd $l"
+done
+ktap_check "every send-side list in patches/series defines origins.list's events and fields${odd:+ (not:$odd)}" \
+	test -z "$odd" -a -n "$(sends origins)"
 
 # Config fragments: a later fragment's word on a symbol overrides an
 # earlier one's, and what the merged request asks must survive Kconfig.

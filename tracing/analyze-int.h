@@ -142,6 +142,7 @@ struct cpu_state {
 	/* the current foreign task's run: counts unless it runs work */
 	bool stint;
 	bool stint_explained;
+	bool stint_irq;		/* an interrupt's thread, part of it (RT) */
 	int stint_pid;
 	unsigned long long stint_ts;
 	char stint_comm[NAME_LEN];
@@ -203,6 +204,8 @@ void rec_open(struct ctx *c, struct cpu_state *s, unsigned long long ts);
 void rec_close(struct ctx *c, struct cpu_state *s);
 bool rec_continues(struct cpu_state *s, unsigned long long ts);
 void end_stint(struct ctx *c, struct cpu_state *s, unsigned long long ts);
+bool irq_thread_continues(struct cpu_state *s, unsigned long long ts,
+			  const char *comm, bool after_irq_thread);
 void push(struct cpu_state *s, enum frame_kind kind, long id, const char *name);
 void pop(struct cpu_state *s, enum frame_kind kind, long id, const char *name,
 	 unsigned long long ts);

@@ -182,13 +182,19 @@ static int hrtimer_expire(struct qc_ev *e)
 {
 	char sym[NAME_LEN], buf[CAUSE_LEN];
 
+	ev_sym(e, "function", sym, sizeof(sym));
+	snprintf(buf, sizeof(buf), "timer:%s", sym);
+	/* In a foreign task's softirq (ksoftirqd's HRTIMER on RT): its run. */
+	if (!rec_continues(e->s, e->ts) && e->s->stint && e->s->depth) {
+		if (in_window(e->c, e->ts))
+			counter_add(&e->s->res->all_causes, buf, 1);
+		return 0;
+	}
 	/* Without its carrier (lost before the trace): a record of its own. */
 	if (!rec_continues(e->s, e->ts)) {
 		rec_open(e->c, e->s, e->ts);
 		e->s->rec.exit_ts = e->ts;
 	}
-	ev_sym(e, "function", sym, sizeof(sym));
-	snprintf(buf, sizeof(buf), "timer:%s", sym);
 	seen(e->c, e->s, e->ts, RANK_TIMER, buf);
 	return 0;
 }
@@ -257,9 +263,12 @@ static int sched_switch(struct qc_ev *e)
 	struct ctx *c = e->c;
 	struct cpu_state *s = e->s;
 	char comm[NAME_LEN];
+	bool irq_thread;
 	int pid;
 
 	ev_str(e, "next_comm", comm, sizeof(comm));
+	/* (asked before the switch ends the interrupt's record) */
+	irq_thread = irq_thread_continues(s, e->ts, comm, s->stint && s->stint_irq);
 	pid = (int)ev_num(e, "next_pid");
 	if (!c->a->task && s->started && s->measured_pid < 0)
 		s->measured_pid = (int)ev_num(e, "prev_pid");
@@ -275,6 +284,9 @@ static int sched_switch(struct qc_ev *e)
 		snprintf(s->stint_comm, sizeof(s->stint_comm), "%s", comm);
 		/* a kworker resuming the work item it was preempted in */
 		s->stint_explained = s->work_open && s->work_pid == pid;
+		/* an interrupt's thread, woken on its way out (RT) */
+		s->stint_irq = irq_thread;
+		s->stint_explained |= s->stint_irq;
 	} else {
 		s->npids = 0;	/* the foreign stretch is over */
 	}

@@ -793,18 +793,26 @@ static void inherit(struct origins *o, int cpu, struct origin *out)
 
 /*
  * The grace-period kthread forcing a quiescent state out of a nohz_full
- * CPU that holds up a grace period (rcu_implicit_dynticks_qs(): a
- * reschedule IPI by resched_cpu(), or rcu_iw's irq_work).
+ * CPU that holds up a grace period (6.1: rcu_implicit_dynticks_qs(), a
+ * reschedule IPI by resched_cpu() or rcu_iw's irq_work; 6.12 renamed it
+ * rcu_watching_snap_recheck(), which queues rcu_iw, and moved the
+ * resched_cpu() call to its caller, force_qs_rnp()).
  */
+static const char *const rcu_forcers[] = {
+	"rcu_implicit_dynticks_qs", "rcu_watching_snap_recheck", "force_qs_rnp",
+};
+
 static bool rcu_forcing(const struct origins *o, const struct origin *out)
 {
+	size_t f;
 	int i;
 
 	for (i = 0; i < out->nsend; i++) {
 		long st = o->v[out->send[i]].stack;
 
-		if (st >= 0 && strstr(o->stacks[st], "rcu_implicit_dynticks_qs"))
-			return true;
+		for (f = 0; st >= 0 && f < sizeof(rcu_forcers) / sizeof(rcu_forcers[0]); f++)
+			if (strstr(o->stacks[st], rcu_forcers[f]))
+				return true;
 	}
 	return false;
 }
@@ -815,7 +823,7 @@ void origins_match(struct origins *o, const struct interruption *in,
 	const char *c = in->cause;
 
 	memset(out, 0, sizeof(*out));
-	if (!strcmp(c, "timer:tick_sched_timer") || !strcmp(c, "irq_vectors:local_timer")) {
+	if (is_tick(c)) {
 		/*
 		 * The tick of a nohz_full CPU runs because a dependency holds
 		 * it: RCU's (the CPU set it itself, on a grace period's

@@ -208,5 +208,7 @@ bool origins_stack_has(const struct origins *o, const struct send *s,
  */
 const struct send *origins_parent(const struct origins *o, const struct send *s);
 void origins_free(struct origins *o);
+/* Is @cause the tick, as either tree names it (rule.c)? */
+bool is_tick(const char *cause);
 
 #endif

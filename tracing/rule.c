@@ -40,9 +40,12 @@ bool in_window(struct ctx *c, unsigned long long ts)
 	return ts >= c->a->start_ns && ts <= c->a->end_ns;
 }
 
-static bool is_tick(const char *cause)
+/* The tick: its hrtimer (6.1's tick_sched_timer, 6.12's
+   tick_nohz_handler) or, where no expiry was traced, its vector. */
+bool is_tick(const char *cause)
 {
 	return !strcmp(cause, "timer:tick_sched_timer") ||
+	       !strcmp(cause, "timer:tick_nohz_handler") ||
 	       !strcmp(cause, "irq_vectors:local_timer");
 }
 
@@ -106,6 +109,41 @@ bool rec_continues(struct cpu_state *s, unsigned long long ts)
 {
 	return s->rec.open &&
 	       (s->depth > 0 || ts - s->rec.exit_ts <= QC_CONTINUATION_NS);
+}
+
+/*
+ * The kernel threads that run an interrupt's deferred work in task
+ * context: softirqs (ksoftirqd/N; ktimers/N where a tree has it), RCU's
+ * core (rcuc/N), lazy irq_work (irq_work/N) and threaded handlers
+ * (irq/N-name). PREEMPT_RT runs all of these there; without RT only
+ * ksoftirqd, under softirq load.
+ */
+static const char *const irq_threads[] = {
+	"ksoftirqd/", "ktimers/", "rcuc/", "irq_work/", "irq/",
+};
+
+/*
+ * Does the thread @comm, switched to at @ts, belong to the interrupt
+ * before it? Asked before the switch closes that interrupt's record. It
+ * does when it is one of irq_threads and this switch is the first since
+ * the interrupt's return, within QC_CONTINUATION_NS of it, or comes right
+ * after another such thread that did (@after_irq_thread): the tick on RT
+ * wakes ksoftirqd for its TIMER softirq and rcuc for RCU, one
+ * interruption (tracing/README.md, "On PREEMPT_RT").
+ */
+bool irq_thread_continues(struct cpu_state *s, unsigned long long ts,
+			  const char *comm, bool after_irq_thread)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(irq_threads) / sizeof(irq_threads[0]); i++)
+		if (!strncmp(comm, irq_threads[i], strlen(irq_threads[i])))
+			break;
+	if (i == sizeof(irq_threads) / sizeof(irq_threads[0]))
+		return false;
+	return after_irq_thread ||
+	       (s->rec.open && !s->depth && s->rec.exit_ts &&
+		ts - s->rec.exit_ts <= QC_CONTINUATION_NS);
 }
 
 /* The foreign task running since its switch-in leaves the CPU at @ts. */

@@ -10,13 +10,13 @@ qc_system_map() {
 }
 # qc_check_probes VARIANT FLAVOUR SCENARIO: every function the probe lists
 # the guest will define probe is a function of its build, by the build's
-# System.map: the send-side origins.list and the variant's exposure probes
+# System.map: the send-side list (qc_variant_sends) and the variant's exposure probes
 # in every guest, its audit list in the audit's. A name the tree renamed or
 # the compiler inlined is refused in one line before the guest boots, not
 # by the guest's kprobe_events minutes later.
 qc_check_probes() {
 	_map=$(qc_system_map "$1" "$2") || exit 1
-	_lists="tracing/probes/origins.list tracing/probes/$1.list"
+	_lists="tracing/probes/$(qc_variant_sends "$1").list tracing/probes/$1.list"
 	[ "$3" != audit ] || _lists="$_lists tracing/probes/$(qc_variant_audit "$1").list"
 	for _l in $_lists; do
 		for _fn in $(sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/\1/p' "$QC_ROOT/$_l" | sort -u); do

@@ -34,6 +34,13 @@ qc_config_requested() {
 # qc_variant_audit VARIANT: the name of its audit list in tracing/probes/
 # (the guest gets it as qc.audit).
 qc_variant_audit() { qc_variant_field "$1" 5; }
+# qc_variant_sends VARIANT: its send-side probe list in tracing/probes/
+# (the guest gets it as qc.sends), named by the audit list's rule: the
+# same tree's functions, so audit -> origins, audit-6.12 -> origins-6.12.
+qc_variant_sends() {
+	_a=$(qc_variant_audit "$1") || return 1
+	echo "origins${_a#audit}"
+}
 # qc_variant_of LABEL: the variant of a guest's directory, named
 # VARIANT[-FLAVOUR][-TAG] by qc_label: the longest variant it starts with
 # (spinlock-6.12-debug is spinlock-6.12's, not spinlock's); fails if none.
@@ -64,6 +71,7 @@ qc_check_variant() {
 			die "patches/series: variant '$1' names tree $(qc_variant_tree "$1") but its base '$_base' is built from $(qc_variant_tree "$_base"): name the base's tree"
 	fi
 	for _f in "$QC_ROOT/tracing/probes/$1.list" "$QC_ROOT/tracing/probes/$(qc_variant_audit "$1").list" \
+		"$QC_ROOT/tracing/probes/$(qc_variant_sends "$1").list" \
 		$(qc_variant_configs "$1") \
 		"$QC_DRAIN_REACH_LIST" "$QC_SPIN_WAIT_LIST"; do
 		[ -s "$_f" ] || die "variant '$1' needs ${_f#"$QC_ROOT"/}, which is missing or empty: add it (see patches/series)"

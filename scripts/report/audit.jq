@@ -11,7 +11,7 @@ def mechanism:
 	elif test("^irq_vectors:") then "\(sub("^irq_vectors:"; "")) vector, callback not traced"
 	elif test("^sched:migration/") then "the CPU stopper \(sub("^sched:"; "")) (stop_machine)"
 	elif test("^sched:") then "task \(sub("^sched:"; "")) ran"
-	elif test("^timer:tick_sched_timer$") then "the tick, restarted"
+	elif test("^timer:tick_(sched_timer|nohz_handler)$") then "the tick, restarted"
 	elif test("^timer:") then "hrtimer \(sub("^timer:"; ""))"
 	elif test("^softirq:") then "\(sub("^softirq:"; "")) softirq"
 	else . end;

@@ -5,7 +5,8 @@
 # from ipi-callbacks.list, both in tracing/ above this script; whatever the running
 # kernel lacks is skipped with a warning, never fatal. trace-stop.sh ends it.
 #
-# The send-side probes (probes/origins.list, group "qcsend") are defined on
+# The send-side probes (probes/QC_SENDS.list, group "qcsend": origins.list
+# on 6.1, origins-6.12.list on 6.12; run.sh passes qc.sends) are defined on
 # every variant and in every traced scenario; once tracing runs, the events
 # of origin-stacks.list get a stacktrace trigger for the sends that target
 # an isolated CPU (QC_ISOLATED): tracing/README.md, "Origins". QC_ORIGINS=no
@@ -43,7 +44,10 @@ case $kb in ''|*[!0-9]*) warn "buffer size '$kb' is not a number of KiB"; exit 1
 trace-cmd reset >/dev/null 2>&1
 [ -w "$T/kprobe_events" ] || { warn "no $T/kprobe_events (CONFIG_KPROBE_EVENTS?)"; exit 1; }
 : > "$T/kprobe_events" || { warn "cannot clear $T/kprobe_events"; exit 1; }
-origins=origins
+# Every tree's send-side list defines the same events and fields
+# (tests/test-variants.sh): origin-stacks.list and the analyzer name them.
+origins=${QC_SENDS:-}
+[ -n "$origins" ] || { warn "no send-side probe list named (qc.sends, e.g. origins)"; exit 1; }
 [ "${QC_ORIGINS:-yes}" != no ] || origins=
 for list in $origins ${QC_PROBES:-}; do
 	probes=$lists/probes/$list.list
