@@ -1,13 +1,19 @@
 #!/bin/sh
 # The kernel series (patches/): every series in patches/series applies to
-# the pristine linux-source-6.1 tree in order, on top of its base, with
-# git apply; each patch is checkpatch --strict clean (the only warning
-# allowed is checkpatch's "Unknown commit id", since the Debian tree has
-# no upstream history to resolve the reverted commits in); no pcp
-# spinlock helper survives in wq; wq's rmqueue() returns what the
-# pcplists gave, as v5.19 did; rcu's __drain_all_pages() queues no work on
-# any CPU, and rcu installs a zone's pagesets only once they are set up,
-# under the drain's mutex. Boots nothing; unpacks the tree once if needed.
+# its pristine tree (linux-source-6.1 or -6.12) in order, on top of its
+# base, with git apply; each patch is checkpatch --strict clean with its
+# own tree's checkpatch.pl (the only warning allowed is checkpatch's
+# "Unknown commit id", since the Debian tree has no upstream history to
+# resolve the reverted commits in); no pcp spinlock helper survives in wq;
+# wq's rmqueue() returns what the pcplists gave, as v5.19 did; rcu's
+# __drain_all_pages() queues no work on any CPU, and rcu installs a zone's
+# pagesets only once they are set up, under the drain's mutex. The 6.12
+# port (rcu-6.12-rt) is checked for what it changes, each property shown
+# absent from stock 6.12 first: no CPU takes another's pcp->lock to set
+# the free-high-batch hint, the remote drain swaps and waits for a grace
+# period instead of locking, nothing reads the lists or their count
+# around pcp->lp, and pagesets come and go under the drain's mutex.
+# Boots nothing; unpacks each tree once if needed.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/lib/paths.sh"
@@ -18,14 +24,18 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 ktap_require git
-ktap_plan 10
-"$root/scripts/tree.sh" spinlock > /dev/null 2>&1 || ktap_diag "could not unpack the pristine tree"
-pristine=$(qc_pristine_dir "$(qc_variant_tree spinlock)")
+ktap_plan 18
+"$root/scripts/tree.sh" spinlock > /dev/null 2>&1 || ktap_diag "could not unpack the pristine 6.1 tree"
+"$root/scripts/tree.sh" spinlock-6.12 > /dev/null 2>&1 || ktap_diag "could not unpack the pristine 6.12 tree (sudo make setup installs it)"
+# pristine_of VARIANT: the unpacked stock tree the variant is built from.
+pristine_of() { qc_pristine_dir "$(qc_variant_tree "$1")"; }
+pristine=$(pristine_of spinlock)
 
 # apply_stack VARIANT DIR: a fresh hard-linked copy of the pristine tree
 # with VARIANT's whole stack applied in order, as scripts/tree.sh does.
 apply_stack() {
-	rm -rf "$2" && cp -al "$pristine" "$2" || return 1
+	[ -f "$(pristine_of "$1")/Makefile" ] || { ktap_diag "no pristine tree for $1"; return 1; }
+	rm -rf "$2" && cp -al "$(pristine_of "$1")" "$2" || return 1
 	stack= v=$1
 	while [ "$v" != "-" ]; do stack="$v $stack"; v=$(qc_variant_base "$v"); done
 	for v in $stack; do
@@ -36,16 +46,20 @@ apply_stack() {
 }
 ktap_check "wq applies to pristine 6.1 in order" apply_stack wq "$scratch/wq"
 ktap_check "rcu applies on top of wq in order" apply_stack rcu "$scratch/rcu"
+ktap_check "rcu-6.12-rt applies to pristine 6.12 in order" apply_stack rcu-6.12-rt "$scratch/rcu612"
 
 checkpatch_clean() {
+	[ -f "$(pristine_of "$1")/scripts/checkpatch.pl" ] ||
+		{ ktap_diag "no checkpatch.pl in the pristine tree of $1"; return 1; }
 	for p in $(qc_variant_patches "$1"); do
-		out=$(cd "$pristine" && ./scripts/checkpatch.pl --strict --no-tree -q "$p" 2>&1)
+		out=$(cd "$(pristine_of "$1")" && ./scripts/checkpatch.pl --strict --no-tree -q "$p" 2>&1) || true
 		left=$(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK):' | grep -v "Unknown commit id")
 		[ -z "$left" ] || { ktap_diag "$(basename "$p"): $left"; return 1; }
 	done
 }
 ktap_check "wq patches are checkpatch --strict clean" checkpatch_clean wq
 ktap_check "rcu patches are checkpatch --strict clean" checkpatch_clean rcu
+ktap_check "rcu-6.12-rt patches are checkpatch --strict clean (6.12's checkpatch.pl)" checkpatch_clean rcu-6.12-rt
 ktap_check "every patch is signed by the project, not a person" \
 	sh -c "! grep -h '^Signed-off-by:' '$root'/patches/*/0*.patch | grep -v 'quietcore maintainers <maintainers@quietcore.invalid>'"
 
@@ -83,4 +97,62 @@ installs_after_init() {
 }
 ktap_check "rcu's setup_zone_pageset() installs pagesets after init, under pcpu_drain_mutex" \
 	installs_after_init "$scratch/rcu"
+
+# rcu-6.12-rt against stock 6.12: each property fails on the stock tree
+# (the check can fail) and holds on the port.
+stock612=$(pristine_of spinlock-6.12)
+port612=$scratch/rcu612
+# body FILE FUNCTION-REGEX: a function's definition up to its closing brace.
+body() { sed -n "/^$2(/,/^}/p" "$1/mm/page_alloc.c"; }
+# zone_pcp_update_cacheinfo() runs for every CPU sharing a cache with one
+# coming online: it must not take those CPUs' pcp->lock.
+cacheinfo_unlocked() {
+	b=$(body "$1" 'static void zone_pcp_update_cacheinfo')
+	[ -n "$b" ] && ! printf '%s\n' "$b" | grep -qE 'spin_(lock|trylock)|pcp_spin_'
+}
+both() {
+	desc=$1
+	shift
+	if "$@" "$stock612"; then
+		ktap_not_ok "$desc (holds on stock 6.12 already: the check cannot fail)"
+	else
+		ktap_check "$desc" "$@" "$port612"
+	fi
+}
+both "rcu-6.12-rt: zone_pcp_update_cacheinfo() takes no pcp->lock (stock 6.12 takes the remote one)" \
+	cacheinfo_unlocked
+# __drain_all_pages(): swap, synchronize_rcu(), free the detached lists
+# with no pcp->lock; stock locks each remote pcp in drain_pages_zone().
+drains_through_rcu() {
+	b=$(body "$1" 'static void __drain_all_pages')
+	d=$(body "$1" 'static noinline void drain_detached_pcplists')
+	[ -n "$b" ] && [ -n "$d" ] &&
+		printf '%s\n' "$b" | grep -q 'detach_pcplists(pcp, force_all_cpus)' &&
+		printf '%s\n' "$b" | grep -q 'synchronize_rcu();' &&
+		printf '%s\n' "$b" | grep -q 'drain_detached_pcplists(cpu, z);' &&
+		! printf '%s\n%s\n' "$b" "$d" | grep -qE 'drain_pages(_zone)?\(|spin_(lock|trylock)|pcp_spin_'
+}
+both "rcu-6.12-rt: __drain_all_pages() swaps, waits with synchronize_rcu() and frees without a pcp->lock" \
+	drains_through_rcu
+# The owner's lookup is an RCU dereference checked against the pcp's own lock.
+rcu_lookup() {
+	body "$1" 'static inline struct pcplists \*pcp_lists' |
+		grep -q 'rcu_dereference_check(pcp->lp, lockdep_is_held(&pcp->lock))'
+}
+both "rcu-6.12-rt: pcp_lists() is rcu_dereference_check() on the pcp's own lock" rcu_lookup
+# Nothing reaches the lists or their count around pcp->lp.
+no_direct_lists() {
+	! grep -nE 'pcp->(count|lists)\b|->per_cpu_pageset(, *cpu)?\)?->count|per_cpu_pageset->count' \
+		"$1/mm/page_alloc.c" "$1/mm/vmstat.c" "$1/mm/show_mem.c" |
+		grep -v '^[^:]*:[0-9]*:[[:space:]]*\*' | grep -q .
+}
+both "rcu-6.12-rt: no code reads pcp->count or pcp->lists around pcp->lp" no_direct_lists
+both "rcu-6.12-rt: setup_zone_pageset() installs pagesets after init, under pcpu_drain_mutex" \
+	installs_after_init
+reset_locked() {
+	b=$(body "$1" 'void zone_pcp_reset')
+	printf '%s\n' "$b" | grep -q 'mutex_lock(&pcpu_drain_mutex)' &&
+		printf '%s\n' "$b" | grep -q 'mutex_unlock(&pcpu_drain_mutex)'
+}
+both "rcu-6.12-rt: zone_pcp_reset() frees pagesets under pcpu_drain_mutex" reset_locked
 ktap_finish

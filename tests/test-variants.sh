@@ -20,7 +20,7 @@ trap 'rm -rf "$scratch"' EXIT
 real_cache=$(QC_ROOT=$root sh -c '. "$QC_ROOT/scripts/lib/paths.sh" && echo "$QC_CACHE"')
 export QC_RESULTS="$scratch/results" QC_CACHE="$scratch/cache"
 
-ktap_plan 28
+ktap_plan 29
 
 # fresh: $fake, a copy of what the host scripts read, as the repository has it.
 fake=$scratch/repo
@@ -171,6 +171,13 @@ printf '# CONFIG_PREEMPT is not set\nCONFIG_B=y\nCONFIG_C="x y"\n' > "$scratch/t
 ktap_check "qc_config_requested: the last fragment's word on each symbol, in first-seen order" \
 	test "$(qc_config_requested "$scratch/one.config" "$scratch/two.config" | paste -sd'|' -)" = \
 	'CONFIG_A=y|# CONFIG_PREEMPT is not set|CONFIG_B=y|CONFIG_C="x y"'
+# A flavour merges configs/<flavour>.config, then the flavour's companion
+# of each of the variant's fragments that has one (RT's lock debugging).
+frags() { qc_variant_configs "$@" | sed 's|.*/||' | paste -sd' ' -; }
+ktap_check "qc_variant_configs: rcu-6.12-rt's debug flavour adds debug.config, then guest-6.12-rt-debug.config; the plain one neither" \
+	test "$(frags rcu-6.12-rt debug)" = "guest.config guest-6.12.config guest-6.12-rt.config debug.config guest-6.12-rt-debug.config" \
+	-a "$(frags rcu-6.12-rt)" = "guest.config guest-6.12.config guest-6.12-rt.config" \
+	-a "$(frags spinlock debug)" = "guest.config debug.config"
 if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
 	# A cache of its own for the builds' outputs, sharing the pristine tree.
 	mkdir -p "$scratch/cfgcache"

@@ -16,10 +16,19 @@ qc_variant_field() {
 qc_variant_base() { qc_variant_field "$1" 2; }
 qc_variant_tree() { qc_variant_field "$1" 3; }
 # qc_variant_configs VARIANT [FLAVOUR]: the config fragments, as paths, in
-# the order they merge; a flavour adds configs/<flavour>.config last.
+# the order they merge; a flavour adds configs/<flavour>.config last, then,
+# for each of the variant's fragments NAME.config, configs/NAME-<flavour>.config
+# if there is one: what that kernel needs on top in the flavour (the RT
+# fragment's RT lock debugging, guest-6.12-rt-debug.config).
 qc_variant_configs() {
-	for _f in $(qc_variant_field "$1" 4 | tr ',' ' ') ${2:+$2.config}; do
+	_frags=$(qc_variant_field "$1" 4 | tr ',' ' ')
+	for _f in $_frags ${2:+$2.config}; do
 		echo "$QC_ROOT/configs/$_f"
+	done
+	[ -n "${2:-}" ] || return 0
+	for _f in $_frags; do
+		[ ! -f "$QC_ROOT/configs/${_f%.config}-$2.config" ] ||
+			echo "$QC_ROOT/configs/${_f%.config}-$2.config"
 	done
 }
 # qc_config_requested FRAGMENT...: what the fragments ask of Kconfig, one
