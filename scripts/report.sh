@@ -8,7 +8,7 @@
 # RUNDIR/plots/*.svg; an audit run's summary.json .audit adds the
 # "Isolation audit" section and its heat map. Needs only jq and gnuplot.
 # The pieces, in scripts/report/: model.jq decides what the report says,
-# md.jq and html.jq how it looks; plotdata.jq writes the plots' data and
+# md.jq and html.jq how it looks, text.jq the answer table it prints last; plotdata.jq writes the plots' data and
 # the *.gp scripts (over common.gp) draw them.
 #
 # It changes nothing of a run but its own outputs (report.md, report.html,
@@ -156,3 +156,5 @@ qj -r --arg plots "$plots" --arg run_status "$status" \
 mv "$tmp/report.md" "$run/$QC_REPORT_MD"
 mv "$tmp/report.html" "$run/$QC_REPORT_HTML"
 info "report: $run/$QC_REPORT_MD, $run/$QC_REPORT_HTML, plots in $plots_dir/"
+# The answer table last, on stdout: what `make compare` ends with.
+qj -r -f "$lib/text.jq" "$sum" || die "rendering the answer table failed (see the jq error above)"

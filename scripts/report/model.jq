@@ -42,7 +42,6 @@ def cpu_evidence($c):
 	   else "\(.charged | thou) of \(plural(.interruptions; "interruption"; "interruptions")) charged"
 	     + (rules | if . == "" then "" else " (\(.))" end) end)
 	+ ", \(control_n)";
-def per_cpu: . as $v | [cpus_of[] as $c | $v.cpus[$c] | cpu_evidence($c)] | join("; ");
 def control_text: if .control == null then "no quiet control was recorded for this variant"
 	else ("the quiet control (\(.control.window_s | secs) s, same boot and workloads, no drains, " +
 		"this window's drain calls overlaid) had " +
@@ -55,13 +54,14 @@ def uncharged:
 def primed: cpus_of as $c | [.cpus[$c[]].pcp_primed_pages | dash] | join("/");
 def verdict_cpus: .verdict_cpus // [];
 
-# $all: the window's evidence, in the words of the run's own rule.
-def evidence_old($root; $all):
+# The verdict in one sentence, in the words of the run's own rule; the
+# evidence it rests on follows it as a list (evidence_items).
+def headline_old($root):
 	. as $v
-	| if .verdict == "PASS" then "no interruption charged to the drain on CPU \(cpus_of | cpulist) in \($all)"
+	| if .verdict == "PASS" then "no interruption charged to the drain on CPU \(cpus_of | cpulist)"
 	elif .verdict == "FAIL" then
 		("\(plural(.charged_total; "interruption"; "interruptions")) charged to the drain " +
-			"on CPU \(verdict_cpus | cpulist) in \($all)")
+			"on CPU \(verdict_cpus | cpulist)")
 	elif .verdict == "INCONCLUSIVE" then
 		("\(plural(.charged_total; "interruption"; "interruptions")) charged to the drain " +
 			"on CPU \(verdict_cpus | cpulist), none by a named drain cause, all by " +
@@ -70,25 +70,24 @@ def evidence_old($root; $all):
 			"(within \($root.policy.coincidence_margin.factor) × its coincidences + " +
 			"\($root.policy.coincidence_margin.plus)): the rule cannot tell this drain's " +
 			"effect from the workload's own noise here, so the variant neither passes nor " +
-			"fails; in \($all)")
+			"fails")
 	elif .verdict == "UNEXPOSED" then
 		("no interruption charged, but too few drains reached CPU " +
 			"\([verdict_cpus[] as $c | "\($c) (\($v.cpus[$c].workload): \($v.cpus[$c].exposure.drains // "not measured"))"] | cpulist) " +
 			"for the window to test the drain there (the policy needs ≥ " +
 			"\($root.policy.min_exposure.refill) on a refill CPU, ≥ " +
-			"\($root.policy.min_exposure.oslat) on an oslat CPU); in \($all)")
+			"\($root.policy.min_exposure.oslat) on an oslat CPU)")
 	elif .verdict == "UNPRIMED" then
 		("no interruption charged, but CPU \(verdict_cpus | cpulist) had an empty pcplist " +
 			"when the window opened (pages primed: \(primed)); a non-forced drain skips an " +
-			"empty list, so this run proves nothing; in \($all)")
+			"empty list, so this run proves nothing")
 	elif .verdict == "STALLED" then
 		("no interruption charged, but \(.drain.stalls) drain_all_pages() call(s) stalled " +
 			"(max \(.drain.max_us | us) µs): the drain waited for an isolated CPU that never " +
-			"yielded; in \($all)")
+			"yielded")
 	elif .verdict == "TOO-FEW-DRAINS" then
 		("no interruption charged, but the hammer completed only \(.drain.calls // 0) " +
-			"drain_all_pages() calls (the policy needs ≥ \($root.policy.min_drain_calls)); " +
-			"in \($all)")
+			"drain_all_pages() calls (the policy needs ≥ \($root.policy.min_drain_calls))")
 	elif .verdict == "AUDIT" then ("the audit scenario is judged per trigger, not by the drain rule: see the Isolation " +
 		"audit section")
 	elif .verdict == "NO-TRACE" then "the `\($root.run.scenario)` scenario traces no window: no interruption was counted"
@@ -104,7 +103,6 @@ def cpu_evidence_causal($c):
 		"by the drain, ")
 	     + ("\(.indirect | thou) forced by RCU for its grace periods (\(.shared | thou) shared), " +
 		"\(.unknown | thou) without a sender") end);
-def per_cpu_causal: . as $v | [cpus_of[] as $c | $v.cpus[$c] | cpu_evidence_causal($c)] | join("; ");
 def control_causal: if .control == null then "no quiet control was recorded for this variant"
 	else ("the quiet control (\(.control.window_s | secs) s, same boot and workloads, no drains) " +
 		"had \(plural(.control.interruptions; "interruption"; "interruptions")), " +
@@ -117,31 +115,45 @@ def chains: [.cpus[] | .origins.chains // {} | to_entries[]] | group_by(.key)
 	| map({chain: .[0].key, n: (map(.value) | add)}) | sort_by(-.n, .chain);
 def is_drain_chain($p): . as $c | any(($p.drain_functions // [])[]; . as $f | $c | test("[ <:]\($f)( |$)"));
 def top_chains($k; sel): map(select(.chain | sel)) | .[:$k] | map("\(.chain | code) ×\(.n | thou)") | join("; ");
-def evidence_causal($root):
-	. as $v
-	| "\(window($root)): \(per_cpu_causal); \(control_causal); \(cross_check)" as $all
-	| if .verdict == "PASS" then ("no interruption of CPU \(cpus_of | cpulist) was sent by the drain or forced by RCU for " +
-		"a grace period it requested, and every one has a sender, in \($all)")
+def headline_causal($root):
+	if .verdict == "PASS" then ("no interruption of CPU \(cpus_of | cpulist) was sent by the drain or forced by RCU for " +
+		"a grace period it requested, and every one has a sender")
 	elif .verdict == "FAIL" then
 		("\(plural(.charged_total; "interruption"; "interruptions")) sent by the drain to " +
-			"CPU \(verdict_cpus | cpulist): " +
-			"\(chains | top_chains(3; is_drain_chain($root.policy))); in \($all)")
+			"CPU \(verdict_cpus | cpulist)")
 	elif .verdict == "INDIRECT" then
 		("nothing the drain sent reached an isolated CPU, but " +
 			"\(plural(.indirect_total; "interruption"; "interruptions")) of CPU " +
 			"\(verdict_cpus | cpulist) were RCU forcing a quiescent state for a grace period " +
 			"a drain requested (\(.shared_total | thou) more for grace periods a drain only " +
-			"waited on, not charged): \(chains | top_chains(2; test("<- rcu_qs"))); in " +
-			"\($all)")
+			"waited on, not charged)")
 	elif .verdict == "INCONCLUSIVE" then
 		("\(plural(.unknown_total; "interruption"; "interruptions")) of CPU " +
 			"\(verdict_cpus | cpulist) came with no sender in the trace " +
 			"(\([.cpus[] | .unknown_by_cause // {} | to_entries[] | "\(.key | code) \(.value)"] | join(", "))), " +
-			"so the drain cannot be ruled out; in \($all)")
-	else evidence_old($root; $all) end;
+			"so the drain cannot be ruled out")
+	else headline_old($root) end;
+# The evidence a verdict rests on, one item each: the chains that decided
+# it, the window, each isolated CPU, the quiet control, the cross-check.
+def evidence_items_causal($root):
+	(if .verdict == "FAIL" then "chains: \(chains | top_chains(3; is_drain_chain($root.policy)))"
+	 elif .verdict == "INDIRECT" then "chains: \(chains | top_chains(2; test("<- rcu_qs")))"
+	 else empty end),
+	"window: \(window($root))",
+	(. as $v | cpus_of[] as $c | $v.cpus[$c] | cpu_evidence_causal($c)),
+	"control: \(control_causal)",
+	"cross-check: \(cross_check)";
 
-def evidence($root): if causal($root) then evidence_causal($root)
-	else evidence_old($root; "\(window($root)): \(per_cpu); \(control_text); \(uncharged)") end;
+def evidence_items_old($root):
+	"window: \(window($root))",
+	(. as $v | cpus_of[] as $c | $v.cpus[$c] | cpu_evidence($c)),
+	"control: \(control_text)",
+	"uncharged: \(uncharged)";
+def headline($root): if causal($root) then headline_causal($root) else headline_old($root) end;
+# Verdicts not judged from a window of this run have no window evidence.
+def evidence_items($root):
+	if .verdict == "AUDIT" or .verdict == "NO-TRACE" or .verdict == "FAILED-RUN" then empty
+	elif causal($root) then evidence_items_causal($root) else evidence_items_old($root) end;
 
 # --- sections ------------------------------------------------------------
 def refill_params: [.variants[].refill | select(. != null)][0];
@@ -229,28 +241,62 @@ def selftest_text:
 		"(interruptions planted on every isolated CPU in a window of their own, then counted " +
 		"from its trace; counted/planted): ") + ($l | join("; ")) + "." end;
 
-# The answer first: one row per variant, the number that decided it.
+# --- the answer first: one row per variant, the number that decided it ----
 def deciding($root):
-	if .verdict == "FAIL" then "\(.charged_total | thou) sent by the drain"
+	(.verdict_cpus // []) as $vc | . as $v
+	| if .verdict == "FAIL" and causal($root) then "\(.charged_total | thou) sent by the drain"
+	elif .verdict == "FAIL" then "\(.charged_total | thou) charged"
 	elif .verdict == "INDIRECT" then "\(.indirect_total | thou) forced for its grace periods"
-	elif .verdict == "INCONCLUSIVE" then "\(.unknown_total | thou) without a sender"
-	elif .verdict == "PASS" then "0 sent, 0 indirect, 0 unknown"
+	elif .verdict == "INCONCLUSIVE" and causal($root) then "\(.unknown_total | thou) without a sender"
+	elif .verdict == "INCONCLUSIVE" then "\(.charged_total | thou) charged by coincidence"
+	elif .verdict == "PASS" and causal($root) then "0 sent, 0 indirect, 0 unknown"
+	elif .verdict == "PASS" then "0 charged"
+	elif .verdict == "UNEXPOSED" then
+		[$vc[] as $c | $v.cpus[$c] | "CPU \($c): \(.exposure.drains // 0 | thou) < \($root.policy.min_exposure[.workload] // "?")"]
+		| join(", ") | "drains reached " + .
+	elif .verdict == "UNPRIMED" then "CPU \($vc | cpulist): no pages primed"
+	elif .verdict == "STALLED" then plural(.drain.stalls // 0; "stalled call"; "stalled calls")
+	elif .verdict == "TOO-FEW-DRAINS" then "\(.drain.calls // 0 | thou) calls < \($root.policy.min_drain_calls)"
+	elif .verdict == "AUDIT" then "per trigger: the audit below"
+	elif .verdict == "NO-TRACE" then "no trace"
+	elif .verdict == "FAILED-RUN" then "the run did not finish"
 	else "–" end;
+# The answer table: every run has one, whichever rule judged it; a run
+# judged by time has no cross-check column (its rule is that cross-check).
+def answer_table:
+	. as $root | causal(.) as $causal
+	| {head: (["variant", "verdict", "decided by", "exposure", "quiet control"]
+		+ (if $causal then ["old rule by time"] else [] end)),
+	   align: ("lllrr" + (if $causal then "r" else "" end)),
+	   rows: [.variants | to_entries[] | .key as $k | .value
+		| [$k, "**\(.verdict)**", deciding($root),
+		   (if .drains.reached == null then "–"
+		    elif .drain.calls == null then "\(.drains.reached | thou) reached"
+		    else "\(.drains.reached | thou) of \(plural(.drain.calls; "call"; "calls"))" end),
+		   (if .control == null then "–"
+		    elif $causal then "\(.control.interruptions | thou) (\(.control.rcu_qs | thou) RCU QS)"
+		    else plural(.control.coincidences // 0; "coincidence"; "coincidences") end)]
+		  + (if $causal then [.coincidences_total | thou] else [] end)]};
 def answer:
 	. as $root
-	| if causal(.) | not then empty else
-	  {table: {head: ["variant", "verdict", "deciding number", "drains that reached an isolated CPU", "quiet control (RCU QS / interruptions)", "old rule by time (cross-check)"],
-		align: "llrrrr",
-		rows: [.variants | to_entries[] | .key as $k | .value
-			| [$k, "**\(.verdict)**", deciding($root), (.drains.reached | thou),
-			   (if .control == null then "–" else "\(.control.rcu_qs | thou) / \(.control.interruptions | thou)" end),
-			   (.coincidences_total | thou)]]}} end;
-def verdicts:
+	| {h2: "Answer"},
+	  {table: answer_table},
+	  {p: ("Decided by: the number the rule decided on (the rule is stated below). Exposure: the "
+		+ "drain_all_pages() calls that reached an isolated CPU, of all calls. Quiet control: "
+		+ (if causal(.) then "the interruptions of the same boot's quiet window, without drains (those "
+			+ "RCU forced a quiescent state for). Old rule by time: what charging by coincidence with "
+			+ "a drain in flight would have charged, a cross-check that decides nothing."
+		   else "what the same rule charged in the same boot's quiet window, without drains." end))};
+
+# The evidence each verdict rests on: a sentence, then a short list.
+def evidence:
 	. as $root
-	| {h2: "Verdict"},
-	  answer,
-	  {ul: [.variants | to_entries[] | "**\(.key): \(.value.verdict)** — \(.value | evidence($root))"]},
-	  {p: rule_text}, {p: exposure_text}, {p: control_para}, {p: selftest_text};
+	| {h2: "Evidence"},
+	  (.variants | to_entries[] | .key as $k | .value
+	   | {p: "**\($k): \(.verdict)** — \(headline($root))."},
+	     ([evidence_items($root)] | if . == [] then empty else {ul: .} end));
+def rule_section:
+	{h2: "The rule"}, {p: rule_text}, {p: exposure_text}, {p: control_para}, {p: selftest_text};
 
 def accel_text:
 	if .run.accel == "tcg" then ("QEMU TCG (software emulation, no hardware virtualisation). Every guest instruction is " +
@@ -562,4 +608,4 @@ def blocks:
 	   {p: ("Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains " +
 		"the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's " +
 		"summary.json alone; nothing was re-run.")},
-	   verdicts, audit_section, facts, per_variant, origins_section, per_cpu_table, by_cause, plots, alloc, cost];
+	   answer, evidence, rule_section, audit_section, facts, per_variant, origins_section, per_cpu_table, by_cause, plots, alloc, cost];
