@@ -48,10 +48,11 @@ cat > "$scratch/probe.js" <<EOF
 	var h2 = document.querySelector("h2"), next = h2 && h2.nextElementSibling;
 	out.push("first-h2 " + (h2 ? h2.textContent : "none"));
 	out.push("after-first-h2 " + (next ? next.tagName : "none"));
-	out.push("first-table-head " + Array.prototype.map.call(
-		document.querySelector("table").rows[0].cells, function (c) { return c.textContent; }).join("|"));
-	out.push("answer-rows " + Array.prototype.slice.call(next.rows, 1).map(function (r) {
-		return r.cells[0].textContent + "=" + r.cells[1].textContent; }).join(" "));
+	var table1 = document.querySelector("table");
+	out.push("first-table-head " + (table1 ? Array.prototype.map.call(
+		table1.rows[0].cells, function (c) { return c.textContent; }).join("|") : "none"));
+	out.push("answer-rows " + (next && next.rows ? Array.prototype.slice.call(next.rows, 1).map(function (r) {
+		return r.cells[0].textContent + "=" + r.cells[1].textContent; }).join(" ") : "none"));
 	// A probe element in each class's colour: the browser resolves the
 	// variable to the colour it paints.
 	var want = {};
