@@ -17,7 +17,7 @@
 # is read-only but for the report itself. A refusal says the fix; inside
 # a run in progress (compare.sh, QC_STATUS_FILE set) it also removes the
 # report an earlier pass left, and the run's status says failed.
-# shellcheck disable=SC2016 # jq programs are single-quoted on purpose
+# shellcheck disable=SC2016,SC2154 # jq programs are single-quoted on purpose; $tmp/vars sets the plots' variables
 set -eu
 . "$(dirname "$0")/lib.sh"
 lib=$QC_ROOT/scripts/report

@@ -89,6 +89,7 @@ done | sort -k1,1nr -k2 | cut -d' ' -f2 > "$out/queue"
 # Each program: its output in out/P.log, then its status and seconds in
 # out/P.rc (written last: the printer waits for it).
 export out
+# shellcheck disable=SC2016 # expanded by the inner sh
 xargs -P "$jobs" -n 1 sh -c '
 	start=$(date +%s)
 	sh "./$1" > "$out/$1.log" 2>&1
