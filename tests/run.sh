@@ -87,29 +87,39 @@ for t in $fast_order; do
 	echo "${s:-0} $t"
 done | sort -k1,1nr -k2 | cut -d' ' -f2 > "$out/queue"
 # Each program: its output in out/P.log, then its status and seconds in
-# out/P.rc (written last: the printer waits for it).
+# out/P.rc (written last), then its name down the pipe out/done, which the
+# printer reads (it waits there, without polling); "end" when all are done.
 export out
+mkfifo "$out/done"
+exec 3<>"$out/done"
 # shellcheck disable=SC2016 # expanded by the inner sh
-xargs -P "$jobs" -n 1 sh -c '
-	start=$(date +%s)
-	sh "./$1" > "$out/$1.log" 2>&1
-	rc=$?
-	echo "$rc $(( $(date +%s) - start ))" > "$out/$1.rc.tmp" && mv "$out/$1.rc.tmp" "$out/$1.rc"' run < "$out/queue" &
+{
+	xargs -P "$jobs" -n 1 sh -c '
+		start=$(date +%s)
+		sh "./$1" > "$out/$1.log" 2>&1
+		rc=$?
+		echo "$rc $(( $(date +%s) - start ))" > "$out/$1.rc.tmp" && mv "$out/$1.rc.tmp" "$out/$1.rc"
+		echo "$1" > "$out/done"' run < "$out/queue"
+	echo end > "$out/done"
+} &
 runner=$!
+ended=no
 for t in $fast_order; do
 	n=$((n + 1))
 	echo "# $t"
-	while [ ! -f "$out/$t.rc" ]; do
-		# (the runner gone without its status: counted as failed)
-		kill -0 "$runner" 2>/dev/null || [ -f "$out/$t.rc" ] || { echo "9 0" > "$out/$t.rc"; : >> "$out/$t.log"; break; }
-		sleep 0.2
+	while [ ! -f "$out/$t.rc" ] && [ "$ended" = no ]; do
+		read -r done <&3 || done=end
+		[ "$done" != end ] || ended=yes
 	done
+	# (the runner ended without its status: counted as failed)
+	[ -f "$out/$t.rc" ] || { echo "9 0" > "$out/$t.rc"; : >> "$out/$t.log"; }
 	read -r rc secs < "$out/$t.rc"
 	sed 's/^/    /' "$out/$t.log"
 	result "$n" "$t" "$rc" "$secs" "$out/$t.log"
 	echo "$t $secs" >> "$out/seconds"
 done
 wait "$runner"
+exec 3<&-
 # (merged: another suite's programs, test-ktap.sh's, keep their lines)
 if [ -s "$out/seconds" ] && mkdir -p "$(dirname "$times_file")" 2>/dev/null; then
 	awk 'NR == FNR { new[$1] = 1; print; next } !($1 in new)' "$out/seconds" "$times_file" \
