@@ -108,8 +108,8 @@ for t in $fast_order; do
 	n=$((n + 1))
 	echo "# $t"
 	while [ ! -f "$out/$t.rc" ] && [ "$ended" = no ]; do
-		read -r done <&3 || done=end
-		[ "$done" != end ] || ended=yes
+		read -r finished <&3 || finished=end
+		[ "$finished" != end ] || ended=yes
 	done
 	# (the runner ended without its status: counted as failed)
 	[ -f "$out/$t.rc" ] || { echo "9 0" > "$out/$t.rc"; : >> "$out/$t.log"; }
