@@ -106,8 +106,10 @@ fi
 i=$((i + 1))
 step "$i" "$total" "summarize"
 "$QC_ROOT/scripts/summarize.sh" "$run"
+# The results line before the report, so that the report's answer table
+# is the job's last output.
+[ -n "$failed" ] || info "results: $run"
 step "$total" "$total" "report"
 "$QC_ROOT/scripts/report.sh" "$run"
 [ -z "$failed" ] ||
 	die "run $run_id is incomplete: variant(s)$failed failed (see their status and console.log files)"
-info "results: $run"

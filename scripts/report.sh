@@ -8,7 +8,7 @@
 # RUNDIR/plots/*.svg; an audit run's summary.json .audit adds the
 # "Isolation audit" section and its heat map. Needs only jq and gnuplot.
 # The pieces, in scripts/report/: model.jq decides what the report says,
-# md.jq and html.jq how it looks; plotdata.jq writes the plots' data and
+# md.jq and html.jq how it looks, text.jq the answer table it prints last; plotdata.jq writes the plots' data and
 # the *.gp scripts (over common.gp) draw them.
 #
 # It changes nothing of a run but its own outputs (report.md, report.html,
@@ -17,7 +17,7 @@
 # is read-only but for the report itself. A refusal says the fix; inside
 # a run in progress (compare.sh, QC_STATUS_FILE set) it also removes the
 # report an earlier pass left, and the run's status says failed.
-# shellcheck disable=SC2016 # jq programs are single-quoted on purpose
+# shellcheck disable=SC2016,SC2154 # jq programs are single-quoted on purpose; $tmp/vars sets the plots' variables
 set -eu
 . "$(dirname "$0")/lib/paths.sh"
 . "$(dirname "$0")/lib/log.sh"
@@ -42,23 +42,28 @@ trap 'rc=$?; [ -z "$tmp" ] || rm -rf "$tmp"
 	[ $rc -eq 0 ] || [ -z "${QC_STATUS_FILE:-}" ] || rm -f "$run/$QC_REPORT_MD" "$run/$QC_REPORT_HTML"' EXIT
 [ -f "$sum" ] || die "'$run' has no summary.json (never judged, or its judging was refused: see its status): $reanalyze"
 need_cmd jq gnuplot
-jq -e '(.run.id | type == "string") and (.variants | type == "object" and length > 0)' \
-	"$sum" >/dev/null 2>&1 || die "$sum is not a quietcore summary (needs .run.id and .variants)"
-# Variant names become file names and gnuplot strings.
-jq -e '.variants | keys | all(test("^[A-Za-z0-9_.-]+$"))' "$sum" >/dev/null ||
-	die "$sum has a variant name that is not [A-Za-z0-9_.-]: not a quietcore summary"
-# A summary from before the verdict policy has no rule to state and no
-# exposure or charged counts to name as evidence: refuse it rather than
-# render verdicts without their evidence.
-jq -e '(.policy | type == "object")
-	and (.policy.drain_causes | type == "array" and length > 0)
-	and (.policy.min_exposure | type == "object") and (.policy.baseline | type == "string")
-	and all(.variants[]; (.verdict | type == "string")
-		and (if .verdict == "FAILED-RUN" or .verdict == "NO-TRACE" then true
-		     else all(.cpus[]; has("exposure") and (.charged | type == "number")
-		                       and (.workload | type == "string")) end))' \
-	"$sum" >/dev/null 2>&1 ||
-	die "$sum is an old-format summary (no verdict policy, or no per-CPU exposure and charged counts): $reanalyze"
+# Its shape, in one jq (each jq costs a start): a quietcore summary; variant
+# names that can become file names and gnuplot strings; and not from
+# before the verdict policy, which has no rule to state and no exposure or
+# charged counts to name as evidence: refused rather than rendered
+# without its evidence.
+shape=$(jq -r 'if ((.run.id | type == "string") and (.variants | type == "object" and length > 0)) | not
+	then "not a summary"
+	elif .variants | keys | all(test("^[A-Za-z0-9_.-]+$")) | not then "bad name"
+	elif try ((.policy | type == "object")
+		and (.policy.drain_causes | type == "array" and length > 0)
+		and (.policy.min_exposure | type == "object") and (.policy.baseline | type == "string")
+		and all(.variants[]; (.verdict | type == "string")
+			and (if .verdict == "FAILED-RUN" or .verdict == "NO-TRACE" then true
+			     else all(.cpus[]; has("exposure") and (.charged | type == "number")
+			                       and (.workload | type == "string")) end))) catch false
+	then "ok" else "old" end' "$sum" 2>/dev/null) || shape="not a summary"
+case $shape in
+ok) ;;
+"bad name") die "$sum has a variant name that is not [A-Za-z0-9_.-]: not a quietcore summary" ;;
+old) die "$sum is an old-format summary (no verdict policy, or no per-CPU exposure and charged counts): $reanalyze" ;;
+*) die "$sum is not a quietcore summary (needs .run.id and .variants)" ;;
+esac
 
 tmp=$(mktemp -d)
 qj() { jq -L "$lib" "$@"; }
@@ -81,67 +86,29 @@ plot() {
 	plots="$plots $1"
 }
 
-# (a) interruptions per isolated CPU: every variant whose trace was analysed.
-cpus=$(qj -r 'include "plotdata"; [.variants[].cpus | keys_unsorted[]] | num_sort | join(" ")' "$sum")
-with=
-for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
-	jq -e --arg v "$v" 'any(.variants[$v].cpus[]; .interruptions != null)' "$sum" >/dev/null || continue
-	qj -r --arg v "$v" --arg cpus "$cpus" 'include "plotdata"; int_dat($v; $cpus | split(" "))' \
-		"$sum" > "$tmp/int-$v.dat"
-	with="$with $v"
-done
-peak=$(jq '[.variants[].cpus[].interruptions // 0] | max' "$sum")
-plot interruptions "${with# }" "cpus='$cpus'; peak=$peak; \
-	title='Interruptions per isolated CPU in the $(jq -r .run.duration_s "$sum") s $(jq -r .run.scenario "$sum") window, by variant'"
+# Every plot's data in one jq (plotdata.jq all_data), split into its files
+# in $tmp, and what the plots are told in $tmp/vars.
+qj -r 'include "plotdata"; all_data' "$sum" > "$tmp/data" || die "preparing the plots' data failed (see the jq error above)"
+awk -v dir="$tmp" '/^@@ / { f = dir "/" $2; printf "" > f; next } { print > f }' "$tmp/data"
+# shellcheck disable=SC1091 # written just above
+. "$tmp/vars"
 
+# (a) interruptions per isolated CPU: every variant whose trace was analysed.
+plot interruptions "$int_with" "cpus='$cpus'; peak=$peak; title='$int_title'"
 # (b) latency histograms of each workload (oslat on the oslat CPUs,
 # refill on the refill CPUs) and (c) the drain_all_pages() CDF, from each
 # variant's .plot in summary.json.
-latency_plot() {
-	kind=$1 where=$2
-	with='' last=0
-	for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
-		jq -e --arg v "$v" --arg k "$kind" '.variants[$v].plot[$k].histogram | length > 0' \
-			"$sum" >/dev/null 2>&1 || continue
-		p=".variants[\"$v\"].plot.$kind"
-		title="$v (max $(jq "$p.max_us / 100 | round / 10" "$sum") ms)"
-		qj -r --arg t "$title" "include \"plotdata\"; $p | oslat_dat(\$t)" "$sum" > "$tmp/$kind-$v.dat"
-		last=$(jq --argjson l "$last" "[$p.histogram[][0]] + [\$l] | max" "$sum")
-		with="$with $v"
-	done
-	plot "$kind" "${with# }" "kind='$kind'; where='$where'; last=$last" oslat
-}
-latency_plot oslat "$(jq -r '.run.oslat_cpus // .run.isolated_cpus // "?"' "$sum")"
-latency_plot refill "$(jq -r '.run.refill_cpus // "?"' "$sum")"
-
-with=
-for v in $(jq -r '.variants | keys_unsorted[]' "$sum"); do
-	jq -e --arg v "$v" '.variants[$v].plot.drain.samples_us | length > 0' "$sum" >/dev/null 2>&1 || continue
-	title=$(jq -r --arg v "$v" '.variants[$v].plot.drain | if (.samples_us | length) < .calls
-		then "\($v) (\(.samples_us | length)/\(.calls) calls sampled)" else "\($v) (\(.calls) calls)" end' "$sum")
-	qj -r --arg v "$v" --arg t "$title" 'include "plotdata"; .variants[$v].plot.drain | cdf_dat($t)' "$sum" \
-		> "$tmp/drain-cdf-$v.dat"
-	with="$with $v"
-done
-plot drain-cdf "${with# }"
-
+plot oslat "$oslat_with" "kind='oslat'; where='$oslat_where'; last=$oslat_last" oslat
+plot refill "$refill_with" "kind='refill'; where='$refill_where'; last=$refill_last" oslat
+plot drain-cdf "$cdf_with"
 # (d) the allocator's counted cost, from summary.json's alloc_cost.
-with=
-for v in $(jq -r '.alloc_cost // {} | keys_unsorted[]' "$sum"); do
-	qj -r --arg v "$v" 'include "plotdata"; cost_dat($v)' "$sum" > "$tmp/alloc-cost-$v.dat"
-	with="$with $v"
-done
-plot alloc-cost "${with# }"
-
+plot alloc-cost "$cost_with"
 # (e) the isolation audit's heat map (scenario audit): triggers x variants.
-if jq -e '.audit != null' "$sum" >/dev/null; then
-	qj -r 'include "plotdata"; audit_dat("measured")' "$sum" > "$tmp/audit-measured.dat"
-	qj -r 'include "plotdata"; audit_dat("other")' "$sum" > "$tmp/audit-other.dat"
+if [ "$audit" = yes ]; then
 	# gnuplot cannot plot an empty file: a cell off the grid stands in.
 	[ -s "$tmp/audit-measured.dat" ] || echo '-9 -9 1 ""' > "$tmp/audit-measured.dat"
 	[ -s "$tmp/audit-other.dat" ] || echo '-9 -9 ""' > "$tmp/audit-other.dat"
-	plot audit "$(jq -r '.audit.variants | keys_unsorted | join(" ")' "$sum")" \
-		"triggers='$(jq -r '.audit.triggers | join(" ")' "$sum")'"
+	plot audit "$audit_variants" "triggers='$audit_triggers'"
 fi
 
 # report.md and report.html, from the same blocks (report/model.jq).
@@ -157,3 +124,5 @@ qj -r --arg plots "$plots" --arg run_status "$status" \
 mv "$tmp/report.md" "$run/$QC_REPORT_MD"
 mv "$tmp/report.html" "$run/$QC_REPORT_HTML"
 info "report: $run/$QC_REPORT_MD, $run/$QC_REPORT_HTML, plots in $plots_dir/"
+# The answer table last, on stdout: what `make compare` ends with.
+qj -r -f "$lib/text.jq" "$sum" || die "rendering the answer table failed (see the jq error above)"

@@ -16,6 +16,9 @@ pkgs="$pkgs gcc make bc flex bison libelf-dev libssl-dev cpio xz-utils ccache gi
 pkgs="$pkgs qemu-system-x86 rt-tests trace-cmd busybox-static"
 # host analysis and reports
 pkgs="$pkgs libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config jq gnuplot-nox"
+# headless Chromium: tests/test-report-html.sh renders report.html in it
+# (without it that test skips)
+pkgs="$pkgs chromium"
 
 [ "$(id -u)" -eq 0 ] ||
 	die "make setup installs Debian packages and must run as root: run 'sudo make setup' (once per machine)"

@@ -62,14 +62,14 @@ rm -f "$run/$QC_SUMMARY.tmp"
 policy_file=$QC_POLICY
 [ -f "$policy_file" ] ||
 	refuse "the verdict policy $policy_file is missing: restore it (git checkout tracing/verdict-policy.json)"
-jq -e '(.rule == "origins")
+baseline_rule=$(jq -er 'select((.rule == "origins")
 	and (.drain_functions | type == "array" and length > 0 and all(type == "string" and test("^[A-Za-z0-9_.]+$")))
 	and (.drain_causes_file | type == "string")
 	and (.min_drain_calls | type == "number")
 	and (.min_exposure.refill | type == "number") and (.min_exposure.oslat | type == "number")
 	and (.exposure_scenarios | type == "array") and (.baseline | type == "string")
-	and (.verdicts | type == "array" and all(.name and .class and .sentence))' \
-	"$policy_file" >/dev/null 2>&1 ||
+	and (.verdicts | type == "array" and all(.name and .class and .sentence))) | .baseline' \
+	"$policy_file" 2>/dev/null) ||
 	refuse "$policy_file is not a verdict policy (needs rule \"origins\", drain_functions, drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, exposure_scenarios, baseline, verdicts): restore it from git"
 causes_file=$(qc_drain_causes_file) || exit 1
 
@@ -88,7 +88,8 @@ check_run_inputs() {
 	[ "$run_inputs_checked" = no ] || return 0
 	[ -f "$causes_file" ] ||
 		refuse "the drain-cause list $causes_file is missing, so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
-	[ "$(drain_causes)" != '[]' ] ||
+	dc_json=$(drain_causes)
+	[ "$dc_json" != '[]' ] ||
 		refuse "the drain-cause list $causes_file holds no pattern (only comments or blank lines), so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
 	[ -n "$isolated" ] ||
 		refuse "$run/run.txt has an empty 'isolated:' line, so no CPU would be judged: fix the line (e.g. 'isolated: 1-3') or re-run the comparison"
@@ -118,15 +119,23 @@ guests=
 for d in "$run"/*/; do
 	g=$(basename "$d")
 	[ -d "$run/$g" ] && [ "$g" != "$QC_PLOTS" ] || continue
-	qc_variant_of "$g" >/dev/null ||
+	gv=$(qc_variant_of "$g") ||
 		refuse "$run/$g is not the directory of a variant in patches/series ($(qc_variants | tr '\n' ' ')): move it out of the run"
 	guests="$guests $g"
+	variant_map="${variant_map:-} $g=$gv"
 done
+# variant_of GUEST: vo, the variant GUEST is a directory of (from the map
+# made above: no process per lookup).
+variant_of() {
+	vo=
+	for _p in ${variant_map:-}; do [ "${_p%%=*}" != "$1" ] || { vo=${_p#*=}; return 0; }; done
+}
 judged= bench_guests=
 for v in $variants; do
 	found=
 	for g in $guests; do
-		[ "$(qc_variant_of "$g")" = "$v" ] || continue
+		variant_of "$g"
+		[ "$vo" = "$v" ] || continue
 		! qc_is_cost "$g" || continue
 		if qc_is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g" found=yes; fi
 	done
@@ -138,7 +147,10 @@ for g in $guests; do
 		if qc_is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g"; fi ;;
 	esac
 done
-cpus_json() { if [ -n "$1" ]; then qc_cpulist_expand "$1" | jq -R . | jq -sc .; else echo '[]'; fi; }
+cpus_json() {
+	if [ -n "$1" ]; then qc_cpulist_expand "$1" | awk '{ printf "%s\"%s\"", (NR > 1 ? "," : "["), $0 } END { print NR ? "]" : "[]" }'
+	else echo '[]'; fi
+}
 iso_json=$(cpus_json "$isolated")
 refill_json=$(cpus_json "$refill")
 
@@ -147,7 +159,6 @@ refill_json=$(cpus_json "$refill")
 # variant patches/series marks "baseline" comes before the first one.
 first=${variants%% *}
 marked=$(qc_series_baseline)
-baseline_rule=$(jq -r .baseline "$policy_file")
 baseline=$baseline_rule
 case $baseline in
 "first variant of the run")
@@ -182,7 +193,7 @@ judge_variant() {
 		--arg planter "$QC_PLANTER_FUNCTION" \
 		--argjson isolated "$iso_json" --argjson refill_cpus "$refill_json" \
 		--argjson policy "$policy" \
-		-f "$QC_ROOT/scripts/summarize-variant.jq" > "$tmp/v-$name.json"
+		-c -f "$QC_ROOT/scripts/summarize-variant.jq" > "$tmp/v-$name.json"
 }
 
 # The allocator's cost: pft faults/s per run, each variant against the
@@ -195,7 +206,8 @@ alloc_bench() {
 	for g in $bench_guests; do
 		f=$run/$g/$QC_PFT
 		[ -s "$f" ] || continue
-		jq -r .faults_per_sec "$f" > "$b/$(qc_variant_of "$g")"
+		variant_of "$g"
+		jq -r .faults_per_sec "$f" > "$b/$vo"
 	done
 	if [ -n "$(ls "$b")" ]; then
 		make -s -f "$QC_ROOT/bench/Makefile" BENCH_OUT="$tmp" "$tmp/welch" >/dev/null ||
@@ -226,17 +238,17 @@ alloc_bench() {
 # The list's name as summary.json records it: relative to the repository
 # when it lies inside (the summary is read on other machines).
 causes_name=${causes_file#"$QC_ROOT"/}
-policy=$(jq -c --arg causes "$causes_name" --arg file "${policy_file#"$QC_ROOT"/}" \
-	'{file: $file} + . + {drain_causes_file: $causes, drain_causes: []} | del(.about)' "$policy_file")
 for g in $judged; do
 	if [ "$(cat "$run/$g/$QC_STATUS" 2>/dev/null)" = ok ]; then check_run_inputs; break; fi
 done
-[ "$run_inputs_checked" = no ] ||
-	policy=$(echo "$policy" | jq -c --argjson dc "$(drain_causes)" '.drain_causes = $dc')
+[ "$run_inputs_checked" = yes ] || dc_json='[]'
+policy=$(jq -c --arg causes "$causes_name" --arg file "${policy_file#"$QC_ROOT"/}" --argjson dc "$dc_json" \
+	'{file: $file} + . + {drain_causes_file: $causes, drain_causes: $dc} | del(.about)' "$policy_file")
 for g in $judged; do
 	judge_variant "$g"
-	reason=$(jq -r '.refuse // empty' "$tmp/v-$g.json")
-	[ -z "$reason" ] || refuse "$reason"
+	# (compact, {"refuse":null,... when there is none: a jq only for one)
+	[ "$(head -c 15 "$tmp/v-$g.json")" = '{"refuse":null,' ] ||
+		refuse "$(jq -r '.refuse // "summarize-variant.jq gave no verdict"' "$tmp/v-$g.json")"
 done
 
 # The isolated CPUs that ran oslat: all but the refill ones.
@@ -282,11 +294,8 @@ jq -n \
 	  alloc_cost: $cost[0]}
 	 + (if $cost_missing == "" then {} else {alloc_cost_missing: $cost_missing} end)' \
 	< /dev/null > "$tmp/top.json"
-# Variants in run.txt's order, and the continuation bound the analyzer
-# counted with (the same analyzer for every variant of one run).
-for g in $judged; do
-	jq -c --arg v "$g" '{($v): .summary}' "$tmp/v-$g.json"
-done > "$tmp/variants.jsonl"
+# The continuation bound the analyzer counted with (the same analyzer for
+# every variant of one run).
 cont=null
 for g in $judged; do
 	f=$run/$g/$QC_ANALYSIS.json
@@ -296,39 +305,44 @@ for g in $judged; do
 done
 # The audit's per-trigger counts (scripts/audit.sh) go under .audit, by
 # variant, in the triggers' order.
-jq -s --argjson cont "$cont" --slurpfile top "$tmp/top.json" \
-	'(add // {}) as $v | $top[0] | .policy.continuation_ns = $cont
+# Variants in run.txt's order: each judged guest's v-GUEST.json.
+set --
+for g in $judged; do set -- "$@" "$tmp/v-$g.json"; done
+jq -n --argjson cont "$cont" --slurpfile top "$tmp/top.json" --arg names "$judged" \
+	'([$names | splits(" +") | select(. != "")] as $n | [$n, [inputs]] | transpose
+	  | map({(.[0]): .[1].summary}) | add // {}) as $v
+	 | $top[0] | .policy.continuation_ns = $cont
 	 | .variants = ($v | map_values(del(.audit)))
 	 | .audit = ([$v[].audit | select(. != null)] as $a
 	     | if $a == [] then null else
 	         {triggers: [$a[0].triggers[].name],
 	          variants: ($v | map_values(.audit) | with_entries(select(.value != null)))} end)' \
-	"$tmp/variants.jsonl" > "$run/$QC_SUMMARY.tmp"
+	"$@" > "$run/$QC_SUMMARY.tmp"
 mv "$run/$QC_SUMMARY.tmp" "$run/$QC_SUMMARY"
 
-# --- the verdict table, as the last lines of make compare ------------------
+# --- the verdict table -------------------------------------------------------
 # Per CPU: interruptions the drain sent / drains that reached it, its
 # workload, RCU's forcing for the drain's grace periods (indirect) and the
 # interruptions without a sender (unknown); one CPU a line, 100 columns.
+# Then the rule, the self-test and the audit's matrix: per trigger and
+# variant, the isolated CPUs' interruptions in its sub-window, what the
+# gaps' rate gives, the top cause. All in one jq.
 echo
 printf '%-10s %-14s %7s %8s %8s %6s  %s\n' variant verdict drains p99_us max_us stalls \
 	"CPU drain-sent/reached, ind, unk"
-jq -r '.variants | to_entries[] | .key as $v | .value
+jq -r 'def l($w): tostring | . + (if length < $w then " " * ($w - length) else "" end);
+	def r($w): tostring | (if length < $w then " " * ($w - length) else "" end) + .;
+	(.variants | to_entries[] | .key as $v | .value
 	| [.cpus | to_entries[] | .value as $c
 	   | "cpu\(.key) \($c.charged // "-")/\($c.exposure.drains // "-") \($c.workload),"
 	     + " ind \($c.indirect // "-"), unk \($c.unknown // "-")"] as $cpus
-	| [$v, .verdict, (.drain.calls // "-"), (.drain.p99_us // "-" | if type == "number" then round else . end),
-	   (.drain.max_us // "-" | if type == "number" then round else . end), (.drain.stalls // "-"),
-	   ($cpus | if . == [] then "-" else join(";") end)]
-	| @tsv' "$run/$QC_SUMMARY" |
-	while IFS='	' read -r v verdict calls p99 max stalls cpus; do
-		printf '%s\n' "$cpus" | tr ';' '\n' | {
-			read -r c
-			printf '%-10s %-14s %7s %8s %8s %6s  %s\n' "$v" "$verdict" "$calls" "$p99" "$max" "$stalls" "$c"
-			while read -r c; do printf '%60s%s\n' '' "$c"; done
-		}
-	done
-jq -r '.policy as $p
+	| ($cpus | if . == [] then ["-"] else . end) as $cpus
+	| "\($v | l(10)) \(.verdict | l(14)) \(.drain.calls // "-" | r(7))"
+	  + " \(.drain.p99_us // "-" | if type == "number" then round else . end | r(8))"
+	  + " \(.drain.max_us // "-" | if type == "number" then round else . end | r(8))"
+	  + " \(.drain.stalls // "-" | r(6))  \($cpus[0])",
+	  ($cpus[1:][] | " " * 60 + .)),
+	(.policy as $p
 	| "rule (\($p.file)): by origin. FAIL: an interruption the drain sent (a sender",
 	  "      stack holds one of its drain_functions, or the sender was inside its own drain call);",
 	  "      INDIRECT: RCU forcing for a grace period a drain requested; INCONCLUSIVE: a remote-type",
@@ -338,17 +352,14 @@ jq -r '.policy as $p
 	  ([.variants | to_entries[] | select(.value.selftest != null) | .value.selftest as $s
 	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"
 	      + (if $s.verdict_check.exact then " exact" else " NOT exact" end)]
-	   | "  " + (if . == [] then "none in this run" else join(", ") end))' "$run/$QC_SUMMARY"
-# The audit's matrix: per trigger and variant, the isolated CPUs'
-# interruptions in its sub-window that its own path sent, all of them, what
-# the gaps' rate gives, the top cause above it.
-jq -r '.audit // empty | . as $a | ($a.variants | keys_unsorted) as $vs
+	   | "  " + (if . == [] then "none in this run" else join(", ") end))),
+	(.audit // empty | . as $a | ($a.variants | keys_unsorted) as $vs
 	| "", "isolation audit (own path/all interruptions on the isolated CPUs in the sub-window/the gaps'"'"' rate for it, top cause above the gaps):",
 	  ($a.triggers[] as $t | "  \($t): " + ([$vs[] as $v | $a.variants[$v].triggers[] | select(.name == $t)
 	    | "\($v) " + (if .interruptions == null then .result
 	        else "\(.own // "-")/\(.interruptions)/\(.expected * 10 | round / 10)"
 	          + ((.excess_by_cause // {}) | to_entries | max_by(.value) // null
 	             | if . == null then "" else " \(.key)" end)
-	          + (if .result != "MEASURED" then " (\(.result))" else "" end) end)] | join(", ")))' "$run/$QC_SUMMARY"
+	          + (if .result != "MEASURED" then " (\(.result))" else "" end) end)] | join(", "))))' "$run/$QC_SUMMARY"
 echo
 info "summary: $run/$QC_SUMMARY"

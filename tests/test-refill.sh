@@ -71,8 +71,11 @@ fi
 jq_is "its JSON is valid: tool refill, one thread, thread 0 on cpu 0" \
 	'.tool == "refill" and .num_threads == 1 and .thread["0"].cpu == 0 and
 	 .refill_ms == 20 and .pages == 64' "$json"
-jq_is "refills are plausible for 2000/20 ms (50 to 102)" \
-	'.thread["0"].refills >= 50 and .thread["0"].refills <= 102 and
+# (A period the host kept it off the CPU is skipped, not made up, as in a
+# guest: on a loaded host, or beside the suite's other programs, it may
+# refill well under 100 times; never more than 2000/20 + 2.)
+jq_is "refills are plausible for 2000/20 ms (25 to 102)" \
+	'.thread["0"].refills >= 25 and .thread["0"].refills <= 102 and
 	 .thread["0"].refill_total_us > 0' "$json"
 jq_is "histogram counts sum to a positive number, keys within 1..32" \
 	'.thread["0"].histogram | (map(.) | add > 0) and

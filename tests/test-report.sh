@@ -16,10 +16,29 @@ run=$scratch/run
 cp -r "$root/tests/fixtures/run" "$run"
 
 ktap_require jq gnuplot
-ktap_plan 36
+ktap_plan 42
 
-ktap_check "report.sh renders the three-variant fixture" sh -c "'$report' '$run' 2>'$scratch/err'"
+ktap_check "report.sh renders the three-variant fixture" sh -c "'$report' '$run' >'$scratch/out' 2>'$scratch/err'"
+# Its last lines (make compare's too): the answer table, one row a variant.
+ktap_check "report.sh prints the answer table last, one row per variant in the run's order" sh -c \
+	"tail -n 4 '$scratch/out' | awk '{ print \$1, \$2 }' | paste -sd' ' - | grep -qx 'variant verdict wq FAIL rcu PASS spinlock UNEXPOSED'"
 ktap_check "report.md and report.html are written" test -s "$run/report.md" -a -s "$run/report.html"
+# flat REPORT.MD: its paragraphs and list items one line each again
+# (report.md wraps them at 100 columns), table rows as they are.
+flat() {
+	awk 'function out() { if (buf != "") print buf; buf = "" }
+	     /^$/ { out(); print; next }
+	     /^(- |\||#|!\[)/ { out(); buf = $0; next }
+	     { sub(/^  /, ""); buf = (buf == "" ? $0 : buf " " $0) }
+	     END { out() }' "$1"
+}
+flat "$run/report.md" > "$scratch/flat.md"
+# has FILE STRING...: FILE holds every STRING (fixed strings).
+has() {
+	_f=$1
+	shift
+	for _s in "$@"; do grep -qF -- "$_s" "$_f" || { echo "# missing: $_s"; return 1; }; done
+}
 
 # Self-contained: nothing the browser would fetch (namespace URLs and the
 # SVG DOCTYPE's DTD URL are stripped when the SVGs are inlined).
@@ -53,48 +72,59 @@ ktap_check "interruptions plot: drains reached under each bar, charged part hatc
 # The tables carry summary.json's numbers: every variant's row, as
 # summary.json has it, and the verdict lines with their evidence.
 rows_ok() {
-	jq -r '.variants | to_entries[] | "| \(.key) | **\(.value.verdict)** | \(.value.drain.calls) | \(.value.drains.reached) |"' "$run/summary.json" |
-		while IFS= read -r row; do grep -qF "$row" "$run/report.md" || { echo "# missing row: $row"; return 1; }; done
+	jq -r '.variants | to_entries[] | "- variant: \(.key); verdict: **\(.value.verdict)**; drain_all_pages() calls: \(.value.drain.calls); reached an isolated CPU: \(.value.drains.reached);"' "$run/summary.json" |
+		while IFS= read -r row; do grep -qF -- "$row" "$scratch/flat.md" || { echo "# missing row: $row"; return 1; }; done
 }
 ktap_check "per-variant table carries each verdict, drain_all_pages() calls and calls that reached a CPU" rows_ok
-ktap_check "wq FAILs with what the drain sent, its chain, the drains that reached each CPU and the quiet control" grep -qF \
-	'**wq: FAIL** — 1,600 interruptions sent by the drain to CPU 1, 2 and 3: `workqueue:drain_local_pages_wq <- remote: qc_hammer/0 on CPU 0: __queue_work < queue_work_on < __drain_all_pages < drain_all_pages < qc_hammer_fn < kthread` ×800;' \
-	"$run/report.md"
-ktap_check "... each CPU's evidence by cause, the control's RCU forcing and the old rule as a cross-check" grep -qF \
-	'CPU 2 (refill): 398 drains reached it, 796 of 799 interruptions sent by the drain, 0 forced by RCU for its grace periods (0 shared), 0 without a sender; CPU 3 (refill): 401 drains reached it, 801 of 804 interruptions sent by the drain, 0 forced by RCU for its grace periods (0 shared), 0 without a sender; the quiet control (10.4 s, same boot and workloads, no drains) had 5 interruptions, 3 of them RCU forcing a quiescent state, 0 without a sender; time alone (the old rule: in flight during a drain) would have charged 1,600, which decides nothing' \
-	"$run/report.md"
-ktap_check "rcu PASSes with its exposure per CPU, every interruption with a sender" grep -qF \
-	'**rcu: PASS** — no interruption of CPU 1, 2 and 3 was sent by the drain or forced by RCU for a grace period it requested, and every one has a sender, in the hammer window (10.4 s, 311 drain_all_pages() calls, 311 of them reaching an isolated CPU): CPU 1 (oslat): 1 drain reached it, not interrupted; CPU 2 (refill): 305 drains reached it, 0 of 1 interruption sent by the drain' \
-	"$run/report.md"
+ktap_check "wq FAILs with what the drain sent, its chain, the drains that reached each CPU and the quiet control" has "$scratch/flat.md" \
+	'**wq: FAIL** — 1,600 interruptions sent by the drain to CPU 1, 2 and 3.' \
+	'- chains: `workqueue:drain_local_pages_wq <- remote: qc_hammer/0 on CPU 0: __queue_work < queue_work_on < __drain_all_pages < drain_all_pages < qc_hammer_fn < kthread` ×800;'
+ktap_check "... each CPU's evidence by cause, the control's RCU forcing and the old rule as a cross-check" has "$scratch/flat.md" \
+	'- CPU 2 (refill): 398 drains reached it, 796 of 799 interruptions sent by the drain, 0 forced by RCU for its grace periods (0 shared), 0 without a sender' \
+	'- CPU 3 (refill): 401 drains reached it, 801 of 804 interruptions sent by the drain, 0 forced by RCU for its grace periods (0 shared), 0 without a sender' \
+	'- control: the quiet control (10.4 s, same boot and workloads, no drains) had 5 interruptions, 3 of them RCU forcing a quiescent state, 0 without a sender' \
+	'- cross-check: time alone (the old rule: in flight during a drain) would have charged 1,600, which decides nothing'
+ktap_check "rcu PASSes with its exposure per CPU, every interruption with a sender" has "$scratch/flat.md" \
+	'**rcu: PASS** — no interruption of CPU 1, 2 and 3 was sent by the drain or forced by RCU for a grace period it requested, and every one has a sender.' \
+	'- window: the hammer window (10.4 s, 311 drain_all_pages() calls, 311 of them reaching an isolated CPU)' \
+	'- CPU 1 (oslat): 1 drain reached it, not interrupted' '- CPU 2 (refill): 305 drains reached it, 0 of 1 interruption sent by the drain'
 ktap_check "the answer first: one row per variant with the number that decided it" grep -qF \
-	'| wq | **FAIL** | 1,600 sent by the drain | 402 | 3 / 5 | 1,600 |' "$run/report.md"
-ktap_check "spinlock is UNEXPOSED, naming the CPU, its exposure and the threshold" grep -qF \
-	'**spinlock: UNEXPOSED** — no interruption charged, but too few drains reached CPU 3 (refill: 40) for the window to test the drain there (the policy needs ≥ 100 on a refill CPU, ≥ 1 on an oslat CPU); in the hammer window' \
-	"$run/report.md"
+	'| wq | **FAIL** | 1,600 sent by the drain | 402 of 402 calls | 5 (3 RCU QS) | 1,600 |' "$run/report.md"
+ktap_check "... and it is the report's first section: its heading, then the table's head" sh -c \
+	"grep -m1 '^## ' '$run/report.md' | grep -qx '## Answer' &&
+	 sed -n '/^## Answer\$/,\$p' '$run/report.md' | sed -n 3p | grep -qxF '| variant | verdict | decided by | exposure | quiet control | old rule by time |'"
+ktap_check "spinlock is UNEXPOSED, naming the CPU, its exposure and the threshold" has "$scratch/flat.md" \
+	'**spinlock: UNEXPOSED** — no interruption charged, but too few drains reached CPU 3 (refill: 40) for the window to test the drain there (the policy needs ≥ 100 on a refill CPU, ≥ 1 on an oslat CPU).' \
+	'| spinlock | **UNEXPOSED** | drains reached CPU 3: 40 < 100 |'
 ktap_check "the report says plainly what exposure an oslat CPU can have" grep -qF \
 	"A CPU whose task never frees pages (oslat) can be drained only once: its exposure is 1 by construction; the refill CPUs' exposure is what tests every drain" \
-	"$run/report.md"
+	"$scratch/flat.md"
 ktap_check "the rule names the drain's functions and the verdicts summary.json recorded" grep -qF \
 	'one of the drain'"'"'s functions (`drain_all_pages`, `__drain_all_pages`, `drain_local_pages_wq`, `drain_local_pages`, `drain_pages`, `drain_pages_zone`, `drain_detached_pcplists`)' \
-	"$run/report.md"
+	"$scratch/flat.md"
 ktap_check "cause table: the named drain cause summed over the isolated CPUs, with how many were charged" grep -qF \
 	'| `workqueue:drain_local_pages_wq` | **yes** | 800 (800 charged) | 0 | 0 |' "$run/report.md"
-ktap_check "per-CPU table: workload, primed, drains reached, pages freed, interruptions, charged by rule, control, causes, latency" grep -qF \
-	'| wq | 2 | refill | 388 | 398 | 25,472 | 799 | 796 sent, 0 indirect, 0 unknown | 3 / 3 | `irq_vectors:reschedule` 398, `workqueue:drain_local_pages_wq` 398, `timer:tick_sched_timer` 3 | 206864 | 1 |' \
-	"$run/report.md"
-ktap_check "per-CPU table: an oslat CPU's latency from oslat.json" grep -qF \
-	'| spinlock | 1 | oslat | 247 | 1 | 247 | 0 | 0 sent, 0 indirect, 0 unknown | 0 / 0 | – | 220278 | 1 |' "$run/report.md"
+# The per-CPU table is too wide for report.md (a row over 200 characters):
+# a list there, one item a row, and a table in report.html.
+ktap_check "per-CPU table: workload, primed, drains reached, pages freed, interruptions, charged by rule, control, causes, latency" grep -qF -- \
+	'- variant: wq; CPU: 2; workload: refill; pcp pages primed: 388; drains reached: 398; pages freed: 25,472; interruptions: 799; by cause (rule): 796 sent, 0 indirect, 0 unknown; quiet control (RCU QS / all): 3 / 3; top causes: `irq_vectors:reschedule` 398, `workqueue:drain_local_pages_wq` 398, `timer:tick_sched_timer` 3; latency max (µs): 206864; latency p99 (µs): 1' \
+	"$scratch/flat.md"
+ktap_check "per-CPU table: an oslat CPU's latency from oslat.json" grep -qF -- \
+	'- variant: spinlock; CPU: 1; workload: oslat; pcp pages primed: 247; drains reached: 1; pages freed: 247; interruptions: 0; by cause (rule): 0 sent, 0 indirect, 0 unknown; quiet control (RCU QS / all): 0 / 0; top causes: –; latency max (µs): 220278; latency p99 (µs): 1' "$scratch/flat.md"
+ktap_check "... and report.html keeps it a table" grep -qF \
+	'<tr><td class="l">spinlock</td><td class="r">1</td><td class="l">oslat</td><td class="r">247</td>' "$run/report.html"
+ktap_check "no line of report.md is over 200 characters" sh -c "! awk 'length > 200' '$run/report.md' | grep -q ."
 ktap_check "self-test judged per variant and CPU, with the verdict-level check" grep -qF \
 	'wq 30/30 (CPU 1 10/10, CPU 2 10/10, CPU 3 10/10), the planter judged as the drain: FAIL with exactly the planted count charged on each CPU, as it must; rcu 30/30' \
-	"$run/report.md"
+	"$scratch/flat.md"
 ktap_check "run facts say QEMU TCG and what it means" \
-	sh -c "grep -q 'QEMU TCG' '$run/report.md' && grep -q 'emulation artefacts' '$run/report.md' && grep -q 'Event counts' '$run/report.md'"
+	sh -c "grep -q 'QEMU TCG' '$scratch/flat.md' && grep -q 'emulation artefacts' '$scratch/flat.md' && grep -q 'Event counts' '$scratch/flat.md'"
 ktap_check "allocator table: mean, sd, difference to the baseline wq, significance" \
 	sh -c "grep -qF '| spinlock | 5 | 379,580 | 4,602 | 1.2 | -7.9 % | **yes** |' '$run/report.md' && grep -qF '| sd % | vs wq |' '$run/report.md'"
 ktap_check "report.html carries the same verdicts" \
 	sh -c "grep -qF '<strong class=\"v-FAIL\">wq: FAIL</strong>' '$run/report.html' && grep -qF '<strong class=\"v-UNEXPOSED\">spinlock: UNEXPOSED</strong>' '$run/report.html' && grep -qF '25,472' '$run/report.html'"
 cp "$run/report.md" "$scratch/first.md"
-"$report" "$run" 2>/dev/null
+"$report" "$run" >/dev/null 2>&1
 ktap_check "re-rendering gives the same report" cmp -s "$scratch/first.md" "$run/report.md"
 
 # The rule comes from summary.json alone: change its policy, not tracing/.
@@ -102,17 +132,23 @@ pol=$scratch/pol
 cp -r "$run" "$pol"
 jq '.policy.min_exposure.refill = 77 | .policy.drain_functions = ["made_up"]
 	| .policy.verdicts[0].sentence = "a sentence of this run'"'"'s own"' "$run/summary.json" > "$pol/summary.json"
-"$report" "$pol" 2>/dev/null
+"$report" "$pol" >/dev/null 2>&1
+flat "$pol/report.md" > "$scratch/pol.md"
 ktap_check "the rule is stated from summary.json's policy, not from tracing/" \
-	sh -c "grep -qF '≥ 77 drains reaching each refill CPU' '$pol/report.md' && grep -qF 'functions (\`made_up\`)' '$pol/report.md' && grep -qF '**FAIL**: a sentence of this run' '$pol/report.md'"
+	sh -c "grep -qF '≥ 77 drains reaching each refill CPU' '$scratch/pol.md' && grep -qF 'functions (\`made_up\`)' '$scratch/pol.md' && grep -qF '**FAIL**: a sentence of this run' '$scratch/pol.md'"
 # A run judged by time (an older policy) still renders in its own words.
 legacy=$scratch/legacy
 cp -r "$run" "$legacy"
 jq '.policy |= (del(.rule, .verdicts, .drain_functions) + {coincidence_margin: {factor: 3, plus: 10}})
 	| .variants.rcu.verdict = "INCONCLUSIVE"' "$run/summary.json" > "$legacy/summary.json"
-"$report" "$legacy" 2>/dev/null
+"$report" "$legacy" >/dev/null 2>&1
+flat "$legacy/report.md" > "$scratch/legacy.md"
 ktap_check "a run judged by the older rule by time renders with that rule's words, INCONCLUSIVE coloured" \
-	sh -c "grep -qF 'when it opened while a drain_all_pages() call that reached that CPU was in flight' '$legacy/report.md' && grep -qF '.v-INCONCLUSIVE { color: var(--warn); }' '$legacy/report.html'"
+	sh -c "grep -qF 'when it opened while a drain_all_pages() call that reached that CPU was in flight' '$scratch/legacy.md' && grep -qF '.v-INCONCLUSIVE { color: var(--warn); }' '$legacy/report.html'"
+ktap_check "... its answer table too, with the charged count that decided each verdict" has "$legacy/report.md" \
+	'| variant | verdict | decided by | exposure | quiet control |' '| wq | **FAIL** | 1,600 charged | 402 of 402 calls | 1 coincidence |' \
+	'| rcu | **INCONCLUSIVE** | 0 charged by coincidence |'
+ktap_check "... and no line of its report.md over 200 characters" sh -c "! awk 'length > 200' '$legacy/report.md' | grep -q ."
 # Every verdict of the policy's table has a colour; INDIRECT and AUDIT too.
 ktap_check "report.html colours every verdict of the table (INDIRECT, INCONCLUSIVE, AUDIT included)" \
 	sh -c "grep -qF '.v-INDIRECT { color: var(--warn); }' '$run/report.html' && grep -qF '.v-AUDIT { color: var(--info); }' '$run/report.html' && grep -qF '.v-PASS { color: var(--good); }' '$run/report.html'"
@@ -121,7 +157,7 @@ ktap_check "report.html colours every verdict of the table (INDIRECT, INCONCLUSI
 base=$scratch/base
 cp -r "$root/tests/fixtures/run" "$base"
 sed -i 's/^variants: .*/variants: rcu wq spinlock/' "$base/run.txt"
-if "$root/scripts/summarize.sh" "$base" >/dev/null 2>&1 && "$report" "$base" 2>/dev/null; then
+if "$root/scripts/summarize.sh" "$base" >/dev/null 2>&1 && "$report" "$base" >/dev/null 2>&1; then
 	ktap_check "a run whose first variant is rcu compares against rcu" \
 		sh -c "grep -qF '| sd % | vs rcu |' '$base/report.md' && grep -qF '| rcu | 5 | 407,220 | 10,758 | 2.6 | baseline |' '$base/report.md' && grep -qF '| wq | 5 | 412,160 | 4,892 | 1.2 | +1.21 % |' '$base/report.md'"
 else
@@ -133,7 +169,7 @@ one=$scratch/one
 mkdir "$one"
 cp -r "$run/run.txt" "$run/status" "$one/"
 jq '.variants |= {rcu} | del(.alloc_bench) | del(.variants.rcu.plot.drain)' "$run/summary.json" > "$one/summary.json"
-if "$report" "$one" 2>"$scratch/err"; then
+if "$report" "$one" >/dev/null 2>"$scratch/err"; then
 	ktap_check "one variant: allocator cost 'not measured', no other variant" \
 		sh -c "grep -q 'Not measured in this run' '$one/report.md' && ! grep -q '^| wq ' '$one/report.md'"
 	ktap_check "one variant: no drain samples, no CDF plot" \

@@ -31,13 +31,20 @@ ktap_plan 18
 pristine_of() { qc_pristine_dir "$(qc_variant_tree "$1")"; }
 pristine=$(pristine_of spinlock)
 
-# apply_stack VARIANT DIR: a fresh hard-linked copy of the pristine tree
-# with VARIANT's whole stack applied in order, as scripts/tree.sh does.
+# apply_stack VARIANT DIR: the files of the pristine tree VARIANT's stack
+# touches (each patch's "diff --git a/PATH" lines), copied into DIR, with
+# the whole stack applied in order, as scripts/tree.sh applies it to its
+# copy of the whole tree (a patch reads nothing but the files it names).
 apply_stack() {
-	[ -f "$(pristine_of "$1")/Makefile" ] || { ktap_diag "no pristine tree for $1"; return 1; }
-	rm -rf "$2" && cp -al "$(pristine_of "$1")" "$2" || return 1
+	_pristine=$(pristine_of "$1")
+	[ -f "$_pristine/Makefile" ] || { ktap_diag "no pristine tree for $1"; return 1; }
+	rm -rf "$2" && mkdir -p "$2" || return 1
 	stack= v=$1
 	while [ "$v" != "-" ]; do stack="$v $stack"; v=$(qc_variant_base "$v"); done
+	for v in $stack; do qc_variant_patches "$v"; done | tr '\n' '\0' |
+		xargs -0 -r sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | sort -u | while read -r f; do
+			[ ! -f "$_pristine/$f" ] || { mkdir -p "$2/${f%/*}" && cp "$_pristine/$f" "$2/$f"; } || exit 1
+		done || return 1
 	for v in $stack; do
 		for p in $(qc_variant_patches "$v"); do
 			(cd "$2" && git apply "$p") || { ktap_diag "$(basename "$p") does not apply"; return 1; }

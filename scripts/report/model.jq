@@ -42,33 +42,54 @@ def cpu_evidence($c):
 	   else "\(.charged | thou) of \(plural(.interruptions; "interruption"; "interruptions")) charged"
 	     + (rules | if . == "" then "" else " (\(.))" end) end)
 	+ ", \(control_n)";
-def per_cpu: . as $v | [cpus_of[] as $c | $v.cpus[$c] | cpu_evidence($c)] | join("; ");
 def control_text: if .control == null then "no quiet control was recorded for this variant"
-	else "the quiet control (\(.control.window_s | secs) s, same boot and workloads, no drains, this window's drain calls overlaid) had \(plural(.control.coincidences; "coincidence"; "coincidences"))" end;
+	else ("the quiet control (\(.control.window_s | secs) s, same boot and workloads, no drains, " +
+		"this window's drain calls overlaid) had " +
+		"\(plural(.control.coincidences; "coincidence"; "coincidences"))") end;
 def uncharged:
 	(causes | map(.n -= .charged | select(.n > 0)) | sum_by_cause) as $o
 	| if $o == [] then "no uncharged interruption"
-	  else "uncharged, shown and not deciding the verdict: \($o | map(.n) | add | thou) — \($o | top(3))" end;
+	  else ("uncharged, shown and not deciding the verdict: \($o | map(.n) | add | thou) — " +
+		"\($o | top(3))") end;
 def primed: cpus_of as $c | [.cpus[$c[]].pcp_primed_pages | dash] | join("/");
 def verdict_cpus: .verdict_cpus // [];
 
-# $all: the window's evidence, in the words of the run's own rule.
-def evidence_old($root; $all):
+# The verdict in one sentence, in the words of the run's own rule; the
+# evidence it rests on follows it as a list (evidence_items).
+def headline_old($root):
 	. as $v
-	| if .verdict == "PASS" then "no interruption charged to the drain on CPU \(cpus_of | cpulist) in \($all)"
+	| if .verdict == "PASS" then "no interruption charged to the drain on CPU \(cpus_of | cpulist)"
 	elif .verdict == "FAIL" then
-		"\(plural(.charged_total; "interruption"; "interruptions")) charged to the drain on CPU \(verdict_cpus | cpulist) in \($all)"
+		("\(plural(.charged_total; "interruption"; "interruptions")) charged to the drain " +
+			"on CPU \(verdict_cpus | cpulist)")
 	elif .verdict == "INCONCLUSIVE" then
-		"\(plural(.charged_total; "interruption"; "interruptions")) charged to the drain on CPU \(verdict_cpus | cpulist), none by a named drain cause, all by coincidence in time (in flight, RCU tick), and no more, over the isolated CPUs together, than the quiet control shows the same rule charging without any drain (within \($root.policy.coincidence_margin.factor) × its coincidences + \($root.policy.coincidence_margin.plus)): the rule cannot tell this drain's effect from the workload's own noise here, so the variant neither passes nor fails; in \($all)"
+		("\(plural(.charged_total; "interruption"; "interruptions")) charged to the drain " +
+			"on CPU \(verdict_cpus | cpulist), none by a named drain cause, all by " +
+			"coincidence in time (in flight, RCU tick), and no more, over the isolated CPUs " +
+			"together, than the quiet control shows the same rule charging without any drain " +
+			"(within \($root.policy.coincidence_margin.factor) × its coincidences + " +
+			"\($root.policy.coincidence_margin.plus)): the rule cannot tell this drain's " +
+			"effect from the workload's own noise here, so the variant neither passes nor " +
+			"fails")
 	elif .verdict == "UNEXPOSED" then
-		"no interruption charged, but too few drains reached CPU \([verdict_cpus[] as $c | "\($c) (\($v.cpus[$c].workload): \($v.cpus[$c].exposure.drains // "not measured"))"] | cpulist) for the window to test the drain there (the policy needs ≥ \($root.policy.min_exposure.refill) on a refill CPU, ≥ \($root.policy.min_exposure.oslat) on an oslat CPU); in \($all)"
+		("no interruption charged, but too few drains reached CPU " +
+			"\([verdict_cpus[] as $c | "\($c) (\($v.cpus[$c].workload): \($v.cpus[$c].exposure.drains // "not measured"))"] | cpulist) " +
+			"for the window to test the drain there (the policy needs ≥ " +
+			"\($root.policy.min_exposure.refill) on a refill CPU, ≥ " +
+			"\($root.policy.min_exposure.oslat) on an oslat CPU)")
 	elif .verdict == "UNPRIMED" then
-		"no interruption charged, but CPU \(verdict_cpus | cpulist) had an empty pcplist when the window opened (pages primed: \(primed)); a non-forced drain skips an empty list, so this run proves nothing; in \($all)"
+		("no interruption charged, but CPU \(verdict_cpus | cpulist) had an empty pcplist " +
+			"when the window opened (pages primed: \(primed)); a non-forced drain skips an " +
+			"empty list, so this run proves nothing")
 	elif .verdict == "STALLED" then
-		"no interruption charged, but \(.drain.stalls) drain_all_pages() call(s) stalled (max \(.drain.max_us | us) µs): the drain waited for an isolated CPU that never yielded; in \($all)"
+		("no interruption charged, but \(.drain.stalls) drain_all_pages() call(s) stalled " +
+			"(max \(.drain.max_us | us) µs): the drain waited for an isolated CPU that never " +
+			"yielded")
 	elif .verdict == "TOO-FEW-DRAINS" then
-		"no interruption charged, but the hammer completed only \(.drain.calls // 0) drain_all_pages() calls (the policy needs ≥ \($root.policy.min_drain_calls)); in \($all)"
-	elif .verdict == "AUDIT" then "the audit scenario is judged per trigger, not by the drain rule: see the Isolation audit section"
+		("no interruption charged, but the hammer completed only \(.drain.calls // 0) " +
+			"drain_all_pages() calls (the policy needs ≥ \($root.policy.min_drain_calls))")
+	elif .verdict == "AUDIT" then ("the audit scenario is judged per trigger, not by the drain rule: see the Isolation " +
+		"audit section")
 	elif .verdict == "NO-TRACE" then "the `\($root.run.scenario)` scenario traces no window: no interruption was counted"
 	elif .verdict == "FAILED-RUN" then "the variant's run did not finish: status \(.status | code)"
 	else "see the tables below" end;
@@ -78,130 +99,280 @@ def causal($root): ($root.policy.rule // "") == "origins";
 def cpu_evidence_causal($c):
 	"CPU \($c) (\(.workload)): \(reached), "
 	+ (if .interruptions == 0 then "not interrupted"
-	   else "\(.charged | thou) of \(plural(.interruptions; "interruption"; "interruptions")) sent by the drain, "
-	     + "\(.indirect | thou) forced by RCU for its grace periods (\(.shared | thou) shared), \(.unknown | thou) without a sender" end);
-def per_cpu_causal: . as $v | [cpus_of[] as $c | $v.cpus[$c] | cpu_evidence_causal($c)] | join("; ");
+	   else ("\(.charged | thou) of \(plural(.interruptions; "interruption"; "interruptions")) sent " +
+		"by the drain, ")
+	     + ("\(.indirect | thou) forced by RCU for its grace periods (\(.shared | thou) shared), " +
+		"\(.unknown | thou) without a sender") end);
 def control_causal: if .control == null then "no quiet control was recorded for this variant"
-	else "the quiet control (\(.control.window_s | secs) s, same boot and workloads, no drains) had \(plural(.control.interruptions; "interruption"; "interruptions")), \(.control.rcu_qs | thou) of them RCU forcing a quiescent state, \(.control.unknown | thou) without a sender" end;
-def cross_check: "time alone (the old rule: in flight during a drain) would have charged \(.coincidences_total | thou), which decides nothing";
+	else ("the quiet control (\(.control.window_s | secs) s, same boot and workloads, no drains) " +
+		"had \(plural(.control.interruptions; "interruption"; "interruptions")), " +
+		"\(.control.rcu_qs | thou) of them RCU forcing a quiescent state, " +
+		"\(.control.unknown | thou) without a sender") end;
+def cross_check: ("time alone (the old rule: in flight during a drain) would have charged " +
+	"\(.coincidences_total | thou), which decides nothing");
 # The chains summed over the variant's isolated CPUs, most frequent first.
 def chains: [.cpus[] | .origins.chains // {} | to_entries[]] | group_by(.key)
 	| map({chain: .[0].key, n: (map(.value) | add)}) | sort_by(-.n, .chain);
 def is_drain_chain($p): . as $c | any(($p.drain_functions // [])[]; . as $f | $c | test("[ <:]\($f)( |$)"));
 def top_chains($k; sel): map(select(.chain | sel)) | .[:$k] | map("\(.chain | code) ×\(.n | thou)") | join("; ");
-def evidence_causal($root):
-	. as $v
-	| "\(window($root)): \(per_cpu_causal); \(control_causal); \(cross_check)" as $all
-	| if .verdict == "PASS" then "no interruption of CPU \(cpus_of | cpulist) was sent by the drain or forced by RCU for a grace period it requested, and every one has a sender, in \($all)"
+def headline_causal($root):
+	if .verdict == "PASS" then ("no interruption of CPU \(cpus_of | cpulist) was sent by the drain or forced by RCU for " +
+		"a grace period it requested, and every one has a sender")
 	elif .verdict == "FAIL" then
-		"\(plural(.charged_total; "interruption"; "interruptions")) sent by the drain to CPU \(verdict_cpus | cpulist): \(chains | top_chains(3; is_drain_chain($root.policy))); in \($all)"
+		("\(plural(.charged_total; "interruption"; "interruptions")) sent by the drain to " +
+			"CPU \(verdict_cpus | cpulist)")
 	elif .verdict == "INDIRECT" then
-		"nothing the drain sent reached an isolated CPU, but \(plural(.indirect_total; "interruption"; "interruptions")) of CPU \(verdict_cpus | cpulist) were RCU forcing a quiescent state for a grace period a drain requested (\(.shared_total | thou) more for grace periods a drain only waited on, not charged): \(chains | top_chains(2; test("<- rcu_qs"))); in \($all)"
+		("nothing the drain sent reached an isolated CPU, but " +
+			"\(plural(.indirect_total; "interruption"; "interruptions")) of CPU " +
+			"\(verdict_cpus | cpulist) were RCU forcing a quiescent state for a grace period " +
+			"a drain requested (\(.shared_total | thou) more for grace periods a drain only " +
+			"waited on, not charged)")
 	elif .verdict == "INCONCLUSIVE" then
-		"\(plural(.unknown_total; "interruption"; "interruptions")) of CPU \(verdict_cpus | cpulist) came with no sender in the trace (\([.cpus[] | .unknown_by_cause // {} | to_entries[] | "\(.key | code) \(.value)"] | join(", "))), so the drain cannot be ruled out; in \($all)"
-	else evidence_old($root; $all) end;
+		("\(plural(.unknown_total; "interruption"; "interruptions")) of CPU " +
+			"\(verdict_cpus | cpulist) came with no sender in the trace " +
+			"(\([.cpus[] | .unknown_by_cause // {} | to_entries[] | "\(.key | code) \(.value)"] | join(", "))), " +
+			"so the drain cannot be ruled out")
+	else headline_old($root) end;
+# The evidence a verdict rests on, one item each: the chains that decided
+# it, the window, each isolated CPU, the quiet control, the cross-check.
+def evidence_items_causal($root):
+	(if .verdict == "FAIL" then "chains: \(chains | top_chains(3; is_drain_chain($root.policy)))"
+	 elif .verdict == "INDIRECT" then "chains: \(chains | top_chains(2; test("<- rcu_qs")))"
+	 else empty end),
+	"window: \(window($root))",
+	(. as $v | cpus_of[] as $c | $v.cpus[$c] | cpu_evidence_causal($c)),
+	"control: \(control_causal)",
+	"cross-check: \(cross_check)";
 
-def evidence($root): if causal($root) then evidence_causal($root)
-	else evidence_old($root; "\(window($root)): \(per_cpu); \(control_text); \(uncharged)") end;
+def evidence_items_old($root):
+	"window: \(window($root))",
+	(. as $v | cpus_of[] as $c | $v.cpus[$c] | cpu_evidence($c)),
+	"control: \(control_text)",
+	"uncharged: \(uncharged)";
+def headline($root): if causal($root) then headline_causal($root) else headline_old($root) end;
+# Verdicts not judged from a window of this run have no window evidence.
+def evidence_items($root):
+	if .verdict == "AUDIT" or .verdict == "NO-TRACE" or .verdict == "FAILED-RUN" then empty
+	elif causal($root) then evidence_items_causal($root) else evidence_items_old($root) end;
 
 # --- sections ------------------------------------------------------------
 def refill_params: [.variants[].refill | select(. != null)][0];
 def rule_text_causal:
 	.policy as $p
-	| "The rule (\($p.file // "the verdict policy" | code), as scripts/summarize.sh applied it to this run; summary.json records it) goes by cause, not by time. Every interruption of an isolated CPU is traced back to whoever sent it, from the send side the guest recorded (tracing/README.md, \"Origins\": who sent each IPI, queued each work item, set each tick dependency, with its kernel stack). It is **sent by the drain** when a sender's stack holds one of the drain's functions (\($p.drain_functions | map(code) | join(", "))) or the sender was inside its own drain_all_pages() call; RCU forcing a quiescent state out of the CPU is **indirect** when the grace period was one a drain's synchronize_rcu() requested (the first to start after the call, before it returned: the call needs a full grace period that starts after it), **shared** when a drain only waited on it, one already in progress at the call (reported, not charged). In order: " + ([$p.verdicts[] | "**\(.name)**: \(.sentence)"] | join("; ")) + ". PASS also needs every isolated CPU primed, in the \($p.exposure_scenarios | map(code) | join(", ")) scenario ≥ \($p.min_exposure.refill) drains reaching each refill CPU and ≥ \($p.min_exposure.oslat) each oslat CPU, no stalled call and ≥ \($p.min_drain_calls) drain calls. Coincidence in time with a drain charges nothing; the old rule's count is kept beside it as a cross-check. A trace without the send side, or any missing input, is refused: no verdict is written at all.";
+	| ("The rule (\($p.file // "the verdict policy" | code), as scripts/summarize.sh applied it " +
+		"to this run; summary.json records it) goes by cause, not by time. Every interruption of " +
+		"an isolated CPU is traced back to whoever sent it, from the send side the guest " +
+		"recorded (tracing/README.md, \"Origins\": who sent each IPI, queued each work item, set " +
+		"each tick dependency, with its kernel stack). It is **sent by the drain** when a " +
+		"sender's stack holds one of the drain's functions " +
+		"(\($p.drain_functions | map(code) | join(", "))) or the sender was inside its own " +
+		"drain_all_pages() call; RCU forcing a quiescent state out of the CPU is **indirect** " +
+		"when the grace period was one a drain's synchronize_rcu() requested (the first to start " +
+		"after the call, before it returned: the call needs a full grace period that starts " +
+		"after it), **shared** when a drain only waited on it, one already in progress at the " +
+		"call (reported, not charged). In order: ")
+	+ ([$p.verdicts[] | "**\(.name)**: \(.sentence)"] | join("; "))
+	+ (". PASS also needs every isolated CPU primed, in the " +
+		"\($p.exposure_scenarios | map(code) | join(", ")) scenario ≥ \($p.min_exposure.refill) " +
+		"drains reaching each refill CPU and ≥ \($p.min_exposure.oslat) each oslat CPU, no " +
+		"stalled call and ≥ \($p.min_drain_calls) drain calls. Coincidence in time with a drain " +
+		"charges nothing; the old rule's count is kept beside it as a cross-check. A trace " +
+		"without the send side, or any missing input, is refused: no verdict is written at all.");
 def rule_text_old:
 	.policy as $p
-	| "The rule (\($p.file // "the verdict policy" | code), as scripts/summarize.sh applied it to this run; summary.json records it): an interruption of an isolated CPU is **charged** to the drain when its cause matches a drain cause (\($p.drain_causes | map(code) | join(" or ")), from \($p.drain_causes_file | code)), when it opened while a drain_all_pages() call that reached that CPU was in flight, or when it is a tick kept on for RCU during a drain (an interrupt's softirq continuation counts with it for at most \(($p.continuation_ns // 0) / 1e6 | rnd(3)) ms). A variant PASSes only with 0 charged interruptions on every isolated CPU. Charged interruptions are decided first, so no other verdict can hide one: FAIL when one is charged by a named drain cause, or when the charges by coincidence in time, over the isolated CPUs together, exceed \($p.coincidence_margin.factor) × the quiet control's coincidences + \($p.coincidence_margin.plus) (or a charged CPU has no control); INCONCLUSIVE when every charge is by coincidence and within that margin (the drain is in flight so much of the window that the rule cannot tell its effect from the workload's own noise); then UNPRIMED (an isolated CPU's pcplist was empty when the window opened: a non-forced drain skips it), UNEXPOSED (in the \($p.exposure_scenarios | map(code) | join(", ")) scenario: fewer than \($p.min_exposure.refill) drains reached a refill CPU, or fewer than \($p.min_exposure.oslat) an oslat CPU), STALLED (a drain_all_pages() call stalled past its threshold), TOO-FEW-DRAINS (the hammer completed fewer than \($p.min_drain_calls) calls), NO-TRACE (the scenario traces nothing), FAILED-RUN (the variant's run did not finish). A missing input (the drain-cause list, a per-CPU analysis, hammer.json, a self-test) is refused: no verdict is written at all.";
+	| ("The rule (\($p.file // "the verdict policy" | code), as scripts/summarize.sh applied it " +
+		"to this run; summary.json records it): an interruption of an isolated CPU is " +
+		"**charged** to the drain when its cause matches a drain cause " +
+		"(\($p.drain_causes | map(code) | join(" or ")), from \($p.drain_causes_file | code)), " +
+		"when it opened while a drain_all_pages() call that reached that CPU was in flight, or " +
+		"when it is a tick kept on for RCU during a drain (an interrupt's softirq continuation " +
+		"counts with it for at most \(($p.continuation_ns // 0) / 1e6 | rnd(3)) ms). A variant " +
+		"PASSes only with 0 charged interruptions on every isolated CPU. Charged interruptions " +
+		"are decided first, so no other verdict can hide one: FAIL when one is charged by a " +
+		"named drain cause, or when the charges by coincidence in time, over the isolated CPUs " +
+		"together, exceed \($p.coincidence_margin.factor) × the quiet control's coincidences + " +
+		"\($p.coincidence_margin.plus) (or a charged CPU has no control); INCONCLUSIVE when " +
+		"every charge is by coincidence and within that margin (the drain is in flight so much " +
+		"of the window that the rule cannot tell its effect from the workload's own noise); then " +
+		"UNPRIMED (an isolated CPU's pcplist was empty when the window opened: a non-forced " +
+		"drain skips it), UNEXPOSED (in the \($p.exposure_scenarios | map(code) | join(", ")) " +
+		"scenario: fewer than \($p.min_exposure.refill) drains reached a refill CPU, or fewer " +
+		"than \($p.min_exposure.oslat) an oslat CPU), STALLED (a drain_all_pages() call stalled " +
+		"past its threshold), TOO-FEW-DRAINS (the hammer completed fewer than " +
+		"\($p.min_drain_calls) calls), NO-TRACE (the scenario traces nothing), FAILED-RUN (the " +
+		"variant's run did not finish). A missing input (the drain-cause list, a per-CPU " +
+		"analysis, hammer.json, a self-test) is refused: no verdict is written at all.");
 def rule_text:
 	if causal(.) then rule_text_causal else rule_text_old end;
 def exposure_text:
 	refill_params as $r
-	| "Exposure: a drain reached a CPU when it found pages on that CPU's pcplists and freed them, as the kernel's own probes in the trace show (\"drains reached\" and \"pages freed\" below). A CPU whose task never frees pages (oslat) can be drained only once: its exposure is 1 by construction; the refill CPUs' exposure is what tests every drain"
-	+ (if $r == null then "." else " (the refill workload faults in and frees \($r.pages) pages every \($r.refill_ms) ms on its own CPU, so every drain finds pages there)." end);
+	| ("Exposure: a drain reached a CPU when it found pages on that CPU's pcplists and freed " +
+		"them, as the kernel's own probes in the trace show (\"drains reached\" and \"pages " +
+		"freed\" below). A CPU whose task never frees pages (oslat) can be drained only once: " +
+		"its exposure is 1 by construction; the refill CPUs' exposure is what tests every drain")
+	+ (if $r == null then "." else (" (the refill workload faults in and frees \($r.pages) pages every \($r.refill_ms) ms on " +
+		"its own CPU, so every drain finds pages there).") end);
 def control_para:
 	if causal(.) then
-	"The control: each variant's window is followed, in the same boot, by a quiet window of the same length with the same workloads and no drains. Its interruptions are traced to their senders the same way; what RCU forces there is the grace-period traffic the system makes without any drain, beside the indirect count of the window."
+	("The control: each variant's window is followed, in the same boot, by a quiet window of " +
+		"the same length with the same workloads and no drains. Its interruptions are traced to " +
+		"their senders the same way; what RCU forces there is the grace-period traffic the " +
+		"system makes without any drain, beside the indirect count of the window.")
 	+ (if all(.variants[]; .control == null) then " This run has no quiet control." else "" end)
 	else
-	"The control: each variant's window is followed, in the same boot, by a quiet window of the same length with the same workloads and no drains, analysed with the first window's drain calls overlaid. What the charging rule charges there happened although no drain ran: its coincidences, shown beside every charged count (\"quiet control\"). In-flight charging is by time, not proven causation; the control says how often time alone would charge."
+	("The control: each variant's window is followed, in the same boot, by a quiet window of " +
+		"the same length with the same workloads and no drains, analysed with the first window's " +
+		"drain calls overlaid. What the charging rule charges there happened although no drain " +
+		"ran: its coincidences, shown beside every charged count (\"quiet control\"). In-flight " +
+		"charging is by time, not proven causation; the control says how often time alone would " +
+		"charge.")
 	+ (if all(.variants[]; .control == null) then " This run has no quiet control." else "" end) end;
 def selftest_text:
 	. as $root
 	| [.variants | to_entries[] | select(.value.selftest != null) | .key as $v | .value.selftest as $s
 	 | "\($v) \($s.counted)/\($s.planted) (" + ([$s.cpus | to_entries[] | "CPU \(.key) \(.value.counted)/\(.value.planted)"] | join(", "))
-	   + "), \(if causal($root) then "the planter judged as the drain" else "the planted causes judged as drain causes" end): \($s.verdict_check.verdict // "not checked")"
+	   + ("), " +
+		"\(if causal($root) then "the planter judged as the drain" else "the planted causes judged as drain causes" end): " +
+		"\($s.verdict_check.verdict // "not checked")")
 	   + (if $s.verdict_check.verdict == "FAIL" and $s.verdict_check.exact then " with exactly the planted count charged on each CPU, as it must"
 	      else ", **not** FAIL with the planted counts: the verdicts cannot be trusted" end)] as $l
 	| if $l == [] then "Analyzer self-test: not run in this run."
-	  else "Analyzer self-test, judged per variant and per CPU, never summed across variants (interruptions planted on every isolated CPU in a window of their own, then counted from its trace; counted/planted): " + ($l | join("; ")) + "." end;
+	  else ("Analyzer self-test, judged per variant and per CPU, never summed across variants " +
+		"(interruptions planted on every isolated CPU in a window of their own, then counted " +
+		"from its trace; counted/planted): ") + ($l | join("; ")) + "." end;
 
-# The answer first: one row per variant, the number that decided it.
+# --- the answer first: one row per variant, the number that decided it ----
 def deciding($root):
-	if .verdict == "FAIL" then "\(.charged_total | thou) sent by the drain"
+	(.verdict_cpus // []) as $vc | . as $v
+	| if .verdict == "FAIL" and causal($root) then "\(.charged_total | thou) sent by the drain"
+	elif .verdict == "FAIL" then "\(.charged_total | thou) charged"
 	elif .verdict == "INDIRECT" then "\(.indirect_total | thou) forced for its grace periods"
-	elif .verdict == "INCONCLUSIVE" then "\(.unknown_total | thou) without a sender"
-	elif .verdict == "PASS" then "0 sent, 0 indirect, 0 unknown"
+	elif .verdict == "INCONCLUSIVE" and causal($root) then "\(.unknown_total | thou) without a sender"
+	elif .verdict == "INCONCLUSIVE" then "\(.charged_total | thou) charged by coincidence"
+	elif .verdict == "PASS" and causal($root) then "0 sent, 0 indirect, 0 unknown"
+	elif .verdict == "PASS" then "0 charged"
+	elif .verdict == "UNEXPOSED" then
+		[$vc[] as $c | $v.cpus[$c] | "CPU \($c): \(.exposure.drains // 0 | thou) < \($root.policy.min_exposure[.workload] // "?")"]
+		| join(", ") | "drains reached " + .
+	elif .verdict == "UNPRIMED" then "CPU \($vc | cpulist): no pages primed"
+	elif .verdict == "STALLED" then plural(.drain.stalls // 0; "stalled call"; "stalled calls")
+	elif .verdict == "TOO-FEW-DRAINS" then "\(.drain.calls // 0 | thou) calls < \($root.policy.min_drain_calls)"
+	elif .verdict == "AUDIT" then "per trigger: the audit below"
+	elif .verdict == "NO-TRACE" then "no trace"
+	elif .verdict == "FAILED-RUN" then "the run did not finish"
 	else "–" end;
+# The answer table: every run has one, whichever rule judged it; a run
+# judged by time has no cross-check column (its rule is that cross-check).
+def answer_table:
+	. as $root | causal(.) as $causal
+	| {head: (["variant", "verdict", "decided by", "exposure", "quiet control"]
+		+ (if $causal then ["old rule by time"] else [] end)),
+	   align: ("lllrr" + (if $causal then "r" else "" end)),
+	   rows: [.variants | to_entries[] | .key as $k | .value
+		| [$k, "**\(.verdict)**", deciding($root),
+		   (if .drains.reached == null then "–"
+		    elif .drain.calls == null then "\(.drains.reached | thou) reached"
+		    else "\(.drains.reached | thou) of \(plural(.drain.calls; "call"; "calls"))" end),
+		   (if .control == null then "–"
+		    elif $causal then "\(.control.interruptions | thou) (\(.control.rcu_qs | thou) RCU QS)"
+		    else plural(.control.coincidences // 0; "coincidence"; "coincidences") end)]
+		  + (if $causal then [.coincidences_total | thou] else [] end)]};
 def answer:
 	. as $root
-	| if causal(.) | not then empty else
-	  {table: {head: ["variant", "verdict", "deciding number", "drains that reached an isolated CPU", "quiet control (RCU QS / interruptions)", "old rule by time (cross-check)"],
-		align: "llrrrr",
-		rows: [.variants | to_entries[] | .key as $k | .value
-			| [$k, "**\(.verdict)**", deciding($root), (.drains.reached | thou),
-			   (if .control == null then "–" else "\(.control.rcu_qs | thou) / \(.control.interruptions | thou)" end),
-			   (.coincidences_total | thou)]]}} end;
-def verdicts:
+	| {h2: "Answer"},
+	  {table: answer_table},
+	  {p: ("Decided by: the number the rule decided on (the rule is stated below). Exposure: the "
+		+ "drain_all_pages() calls that reached an isolated CPU, of all calls. Quiet control: "
+		+ (if causal(.) then "the interruptions of the same boot's quiet window, without drains (those "
+			+ "RCU forced a quiescent state for). Old rule by time: what charging by coincidence with "
+			+ "a drain in flight would have charged, a cross-check that decides nothing."
+		   else "what the same rule charged in the same boot's quiet window, without drains." end))};
+
+# The evidence each verdict rests on: a sentence, then a short list.
+def evidence:
 	. as $root
-	| {h2: "Verdict"},
-	  answer,
-	  {ul: [.variants | to_entries[] | "**\(.key): \(.value.verdict)** — \(.value | evidence($root))"]},
-	  {p: rule_text}, {p: exposure_text}, {p: control_para}, {p: selftest_text};
+	| {h2: "Evidence"},
+	  (.variants | to_entries[] | .key as $k | .value
+	   | {p: "**\($k): \(.verdict)** — \(headline($root))."},
+	     ([evidence_items($root)] | if . == [] then empty else {ul: .} end));
+def rule_section:
+	{h2: "The rule"}, {p: rule_text}, {p: exposure_text}, {p: control_para}, {p: selftest_text};
 
 def accel_text:
-	if .run.accel == "tcg" then "QEMU TCG (software emulation, no hardware virtualisation). Every guest instruction is translated and emulated, and the guest's vCPUs are host threads sharing a 2-core host, so absolute latencies (oslat, refill, drain_all_pages(), faults/s) are emulation artefacts: tens of milliseconds of oslat maximum are QEMU and the host scheduler, not the kernel. Event counts (interruptions, their causes, drains that reached a CPU, drain calls) are the kernel's own behaviour and are not. Compare variants only within one run, never with another run or machine."
-	elif .run.accel == "kvm" then "KVM (hardware virtualisation): latencies include host scheduling of the vCPU threads; compare variants within one run."
-	else "\(.run.accel | dash): unknown accelerator; treat absolute latencies with suspicion and compare variants within one run." end;
+	if .run.accel == "tcg" then ("QEMU TCG (software emulation, no hardware virtualisation). Every guest instruction is " +
+		"translated and emulated, and the guest's vCPUs are host threads sharing a 2-core host, " +
+		"so absolute latencies (oslat, refill, drain_all_pages(), faults/s) are emulation " +
+		"artefacts: tens of milliseconds of oslat maximum are QEMU and the host scheduler, not " +
+		"the kernel. Event counts (interruptions, their causes, drains that reached a CPU, drain " +
+		"calls) are the kernel's own behaviour and are not. Compare variants only within one " +
+		"run, never with another run or machine.")
+	elif .run.accel == "kvm" then ("KVM (hardware virtualisation): latencies include host scheduling of the vCPU threads; " +
+		"compare variants within one run.")
+	else ("\(.run.accel | dash): unknown accelerator; treat absolute latencies with suspicion and " +
+		"compare variants within one run.") end;
 
 def facts:
 	{h2: "Run"},
 	{ul: [
 		"run id: \(.run.id | code), status: \($run_status | code)",
 		"accelerator: **\(.run.accel | dash)** — \(accel_text)",
-		"kernel tree: \(.run.kernel_tree | dash) (each variant: that tree plus its series in patches/<variant>/, none for spinlock)",
+		("kernel tree: \(.run.kernel_tree | dash) (each variant: that tree plus its " +
+			"series in patches/<variant>/, none for spinlock)"),
 		"scenario: \(.run.scenario | dash | code), " + (if .run.scenario == "audit"
-			then "one window holding every trigger's sub-window and the gaps (its length is the triggers', not the duration)"
+			then ("one window holding every trigger's sub-window and the gaps (its length " +
+				"is the triggers', not the duration)")
 			else "measurement window: \(.run.duration_s | dash) s" end),
-		"isolated CPUs: \(.run.isolated_cpus | dash) (oslat on \(.run.oslat_cpus | if . == "" or . == null then "none" else . end), the refill workload on \(.run.refill_cpus | if . == "" or . == null then "none" else . end)); housekeeping CPUs: \(.run.housekeeping_cpus | dash)",
-		"variants: " + ([.variants | to_entries[] | "\(.key) (\(.value.status))"] | join(", ")) + "; baseline for comparisons: \(.policy.baseline | code)"]};
+		("isolated CPUs: \(.run.isolated_cpus | dash) (oslat on " +
+			"\(.run.oslat_cpus | if . == "" or . == null then "none" else . end), the refill " +
+			"workload on " +
+			"\(.run.refill_cpus | if . == "" or . == null then "none" else . end)); " +
+			"housekeeping CPUs: \(.run.housekeeping_cpus | dash)"),
+		"variants: " + ([.variants | to_entries[] | "\(.key) (\(.value.status))"] | join(", "))
+			+ "; baseline for comparisons: \(.policy.baseline | code)"]};
 
 def total_of($f): [.cpus[] | .[$f]] | if any(. == null) then "–" else add | thou end;
 def per_variant:
 	if causal(.) then
 	{h2: "Per variant"},
-	{table: {head: ["variant", "verdict", "drain_all_pages() calls", "reached an isolated CPU", "p50 (µs)", "p99 (µs)", "max (µs)", "stalls", "interruptions (isolated CPUs)", "sent by the drain", "indirect (shared)", "without a sender", "old rule by time"],
+	{table: {head: ["variant", "verdict", "drain_all_pages() calls", "reached an isolated CPU",
+		"p50 (µs)", "p99 (µs)", "max (µs)", "stalls", "interruptions (isolated CPUs)",
+		"sent by the drain", "indirect (shared)", "without a sender", "old rule by time"],
 		align: "llrrrrrrrrrrr",
 		rows: [.variants | to_entries[] | .key as $v | .value
 			| [$v, "**\(.verdict)**", (.drain.calls | dash), (.drains.reached | thou), (.drain.p50_us | us), (.drain.p99_us | us),
 			   (.drain.max_us | us), (.drain.stalls | dash), total_of("interruptions"), total_of("charged"),
 			   "\(total_of("indirect")) (\(total_of("shared")))", total_of("unknown"), total_of("coincidences")]]}},
-	{p: "drain_all_pages() calls and latency: measured on the housekeeping CPU by qc_hammer, per call; a stall is a call that took longer than its stall threshold. Reached: calls that freed pages from at least one isolated CPU's pcplists (the trace's probes). Sent by the drain, indirect, shared and without a sender: the rule by cause, above; old rule by time: what charging by coincidence with a drain in flight would have charged (a cross-check)."}
+	{p: ("drain_all_pages() calls and latency: measured on the housekeeping CPU by qc_hammer, per " +
+		"call; a stall is a call that took longer than its stall threshold. Reached: calls that " +
+		"freed pages from at least one isolated CPU's pcplists (the trace's probes). Sent by the " +
+		"drain, indirect, shared and without a sender: the rule by cause, above; old rule by " +
+		"time: what charging by coincidence with a drain in flight would have charged (a " +
+		"cross-check).")}
 	else
 	{h2: "Per variant"},
-	{table: {head: ["variant", "verdict", "drain_all_pages() calls", "reached an isolated CPU", "p50 (µs)", "p99 (µs)", "max (µs)", "stalls", "interruptions (isolated CPUs)", "charged", "quiet-control coincidences"],
+	{table: {head: ["variant", "verdict", "drain_all_pages() calls", "reached an isolated CPU",
+		"p50 (µs)", "p99 (µs)", "max (µs)", "stalls", "interruptions (isolated CPUs)",
+		"charged", "quiet-control coincidences"],
 		align: "llrrrrrrrrr",
 		rows: [.variants | to_entries[] | .key as $v | .value
 			| [$v, "**\(.verdict)**", (.drain.calls | dash), (.drains.reached | thou), (.drain.p50_us | us), (.drain.p99_us | us),
 			   (.drain.max_us | us), (.drain.stalls | dash), total_of("interruptions"), total_of("charged"),
 			   (.control.coincidences | thou)]]}},
-	{p: "drain_all_pages() calls and latency: measured on the housekeeping CPU by qc_hammer, per call; a stall is a call that took longer than its stall threshold. Reached: calls that freed pages from at least one isolated CPU's pcplists (the trace's probes)."} end;
+	{p: ("drain_all_pages() calls and latency: measured on the housekeeping CPU by qc_hammer, per " +
+		"call; a stall is a call that took longer than its stall threshold. Reached: calls that " +
+		"freed pages from at least one isolated CPU's pcplists (the trace's probes).")} end;
 
 # Who sent what: each variant's most frequent chains on its isolated CPUs.
 def origins_section:
 	. as $root
 	| if causal(.) | not then empty else
 	  {h2: "Origins: who sent each interruption"},
-	  {p: "Each interruption of an isolated CPU, traced back to its sender (tracing/README.md, \"Origins\"): cause <- class: sending task on its CPU: its kernel stack from the probed function down. Classes: remote (another CPU sent it), rcu_qs (RCU forcing a quiescent state), inherited (caused by the interruption before it on that CPU, whose senders it takes), self (the workload's own), device, unknown (no sender). Summed over the isolated CPUs; at most 8 per variant."},
+	  {p: ("Each interruption of an isolated CPU, traced back to its sender (tracing/README.md, " +
+		"\"Origins\"): cause <- class: sending task on its CPU: its kernel stack from the probed " +
+		"function down. Classes: remote (another CPU sent it), rcu_qs (RCU forcing a quiescent " +
+		"state), inherited (caused by the interruption before it on that CPU, whose senders it " +
+		"takes), self (the workload's own), device, unknown (no sender). Summed over the " +
+		"isolated CPUs; at most 8 per variant.")},
 	  (.variants | to_entries[] | .key as $v | .value | chains as $c
 	   | if $c == [] then {p: "\($v): no interruption."} else
 	     {table: {head: ["\($v): chain", "interruptions", "the drain's"], align: "lrl",
@@ -221,13 +392,24 @@ def per_cpu_table:
 			| [$v, $cpu, (.workload | dash), (.pcp_primed_pages | thou),
 			   (.exposure.drains | thou), (.exposure.pages | thou),
 			   (if .interruptions == null then "no trace" else .interruptions | thou end),
-			   (if .charged == null then "–" elif causal($root) then "\(.charged | thou) sent, \(.indirect | thou) indirect, \(.unknown | thou) unknown"
+			   (if .charged == null then "–" elif causal($root) then ("\(.charged | thou) sent, \(.indirect | thou) indirect, " +
+				"\(.unknown | thou) unknown")
 			    else (.charged | thou) + (rules | if . == "" then "" else " (\(.))" end) end),
 			   (if .control == null then "–" elif causal($root) then "\(.control.rcu_qs | thou) / \(.control.interruptions | thou)"
 			    else .control.coincidences | thou end),
 			   ($k | map(select(.cpu == $cpu)) | if . == [] then "–" else top(3) end),
 			   (.latency_max_us | us), (.latency_p99_us | us)]]}},
-	{p: ("pcp pages primed: pages in the CPU's pcplists when the window opened. Drains reached and pages freed: the drain_all_pages() calls of the window that freed pages from this CPU's lists, and how many (\"–\": no probes in the trace). " + (if causal($root) then "By cause: the interruptions the drain sent, those RCU forced for a grace period a drain requested (indirect), and those without a sender (unknown). Quiet control: its interruptions RCU forced, of all its interruptions. " else "" end) + "Charged (a run judged by time): the interruptions charged to the drain, by the rule that charged them (named cause, in flight during a drain that reached the CPU, RCU tick). Quiet-control coincidences: what the same rule charged in the quiet window with this window's drain calls overlaid. Latency: oslat's on an oslat CPU, the refill workload's (its refill phases left out) on a refill CPU, p99 from their 1 µs histograms.")};
+	{p: (("pcp pages primed: pages in the CPU's pcplists when the window opened. Drains reached " +
+		"and pages freed: the drain_all_pages() calls of the window that freed pages from this " +
+		"CPU's lists, and how many (\"–\": no probes in the trace). ")
+		+ (if causal($root) then ("By cause: the interruptions the drain sent, those RCU forced for a grace period a drain " +
+		"requested (indirect), and those without a sender (unknown). Quiet control: its " +
+		"interruptions RCU forced, of all its interruptions. ") else "" end)
+		+ ("Charged (a run judged by time): the interruptions charged to the drain, by the rule " +
+		"that charged them (named cause, in flight during a drain that reached the CPU, RCU " +
+		"tick). Quiet-control coincidences: what the same rule charged in the quiet window with " +
+		"this window's drain calls overlaid. Latency: oslat's on an oslat CPU, the refill " +
+		"workload's (its refill phases left out) on a refill CPU, p99 from their 1 µs histograms."))};
 
 def by_cause:
 	. as $root | (.variants | keys_unsorted) as $vs
@@ -242,16 +424,27 @@ def by_cause:
 			     | if . == [] then "0" else .[0] | "\(.n | thou)" + (if .charged > 0 then " (\(.charged | thou) charged)" else "" end) end]]
 		  + [["**total**", ""] + [$vs[] as $v | $root.variants[$v] | total_of("interruptions")]]
 		  + [["**charged**", ""] + [$vs[] as $v | $root.variants[$v] | total_of("charged")]])}},
-	  {p: "Summed over the isolated CPUs, inside the window; \"(N charged)\": how many of them the rule charged to the drain. Causes are named as the analyzer names them (work function, IRQ vector and its callback, timer function, task); a named drain cause is charged wherever it occurs, any other cause only when it coincided with a drain that reached the CPU."};
+	  {p: ("Summed over the isolated CPUs, inside the window; \"(N charged)\": how many of them the " +
+		"rule charged to the drain. Causes are named as the analyzer names them (work function, " +
+		"IRQ vector and its callback, timer function, task); a named drain cause is charged " +
+		"wherever it occurs, any other cause only when it coincided with a drain that reached " +
+		"the CPU.")};
 
 def plots:
 	($plots | split(" ") | map(select(. != "")) - ["alloc-cost"]) as $have
 	| {h2: "Plots"},
 	  (if $have == [] then {p: "No plot: no variant brought back an analysis, a latency histogram or drain samples."} else empty end),
-	  ({plot: "interruptions", caption: "Interruptions per isolated CPU in the window, one bar per variant, the number of drains that reached the CPU under each bar; the hatched part was charged to the drain (what decides the verdict)."},
-	   {plot: "oslat", caption: "oslat latency histograms on the oslat CPUs (\(.run.oslat_cpus | dash)), summed (log y). Under TCG compare the shapes between variants, not the values; the legend gives each variant's maximum."},
-	   {plot: "refill", caption: "The refill workload's latency histograms on the refill CPUs (\(.run.refill_cpus | dash)), summed, its own refill phases left out (log y); the legend gives each variant's maximum."},
-	   {plot: "drain-cdf", caption: "CDF of drain_all_pages() latency per call on the housekeeping CPU (log x); the legend says how many calls the samples cover."}
+	  ({plot: "interruptions", caption: ("Interruptions per isolated CPU in the window, one bar per variant, the number of drains " +
+		"that reached the CPU under each bar; the hatched part was charged to the drain (what " +
+		"decides the verdict).")},
+	   {plot: "oslat", caption: ("oslat latency histograms on the oslat CPUs (\(.run.oslat_cpus | dash)), summed (log y). " +
+		"Under TCG compare the shapes between variants, not the values; the legend gives each " +
+		"variant's maximum.")},
+	   {plot: "refill", caption: ("The refill workload's latency histograms on the refill CPUs " +
+		"(\(.run.refill_cpus | dash)), summed, its own refill phases left out (log y); the " +
+		"legend gives each variant's maximum.")},
+	   {plot: "drain-cdf", caption: ("CDF of drain_all_pages() latency per call on the housekeeping CPU (log x); the legend " +
+		"says how many calls the samples cover.")}
 	  | select(.plot as $p | $have | index($p)));
 
 def alloc:
@@ -273,8 +466,21 @@ def alloc:
 				   (.t | if . == null then "–" else rnd(2) | tostring end),
 				   (.df | if . == null then "–" else rnd(1) | tostring end),
 				   (.p | if . == null then "–" elif . < 0.0001 then "<0.0001" else rnd(4) | tostring end)]]}}),
-		{p: "pft (bench/): pinned threads fault in, touch and unmap anonymous memory; the figure is faults per second over the whole run, several runs per variant. \"vs \($base)\" is the difference of the means to the baseline (\($base | code): \($why)); significant is Welch's t-test, two-sided, α = 0.05, as mmtests' compare-kernels marks a difference (\"–\": the baseline itself, or no variance to test)."},
-		{p: "How TCG distorts this: QEMU emulates every instruction and every page-table walk in software, so faults/s is set by the emulator's speed (tens to hundreds of times below native) and by how the host schedules the vCPU threads on 2 cores shared with other work. The absolute rate means nothing outside this run; a difference between variants counts only when the t-test calls it significant, and even then it reflects extra instructions on the fault path more than cache misses or lock contention, which TCG models poorly (no caches; vCPUs take turns when the host has fewer free cores than the guest has CPUs). Only hardware (KVM or bare metal) can tell whether a lock's cache-line bouncing costs more."}
+		{p: ("pft (bench/): pinned threads fault in, touch and unmap anonymous memory; the " +
+			"figure is faults per second over the whole run, several runs per variant. \"vs " +
+			"\($base)\" is the difference of the means to the baseline (\($base | code): " +
+			"\($why)); significant is Welch's t-test, two-sided, α = 0.05, as mmtests' " +
+			"compare-kernels marks a difference (\"–\": the baseline itself, or no variance " +
+			"to test).")},
+		{p: ("How TCG distorts this: QEMU emulates every instruction and every page-table " +
+			"walk in software, so faults/s is set by the emulator's speed (tens to hundreds " +
+			"of times below native) and by how the host schedules the vCPU threads on 2 " +
+			"cores shared with other work. The absolute rate means nothing outside this run; " +
+			"a difference between variants counts only when the t-test calls it significant, " +
+			"and even then it reflects extra instructions on the fault path more than cache " +
+			"misses or lock contention, which TCG models poorly (no caches; vCPUs take turns " +
+			"when the host has fewer free cores than the guest has CPUs). Only hardware (KVM " +
+			"or bare metal) can tell whether a lock's cache-line bouncing costs more.")}
 	end;
 
 # The allocator's counted cost (summary.json's alloc_cost, from the qc-cost
@@ -284,29 +490,61 @@ def cost:
 	.policy.baseline as $base
 	| .alloc_bench as $timed
 	| {h2: "Instruction cost (TCG plugin)"},
-	if .alloc_cost_missing then {p: "Missing: the run measured it, but its counts could not be read (\(.alloc_cost_missing)). The verdicts above do not depend on it."}
-	elif .alloc_cost == null then {p: "Not measured in this run (the run did not include the counted benchmark: `make compare` runs it unless --cost-runs 0)."}
+	if .alloc_cost_missing then {p: ("Missing: the run measured it, but its counts could not be read " +
+		"(\(.alloc_cost_missing)). The verdicts above do not depend on it.")}
+	elif .alloc_cost == null then {p: ("Not measured in this run (the run did not include the counted benchmark: `make compare` " +
+		"runs it unless --cost-runs 0).")}
 	else (.alloc_cost as $ac | (([$base] | map(select(. as $v | $ac | has($v)))) + ($ac | keys_unsorted - [$base])) as $order
 		| def ms: if . == null then "–" else "\(.mean | rnd(1)) ± \(.sd // 0 | rnd(1))" end;
 		  def cv: if . == null or .cv_pct == null then "–" else "\(.cv_pct | rnd(3)) %" end;
 		  def vs($v): if $v == $base then "baseline" elif . == null then "–"
-			else "\(.diff_pct | pct) (p \(.p | if . == null then "–" elif . < 0.0001 then "<0.0001" else rnd(4) | tostring end)\(if .significant == true then ", **significant**" else "" end))" end;
-		  {table: {head: ["variant", "threads", "runs", "kernel insns/fault", "CV", "without spin-wait", "CV", "vs \($base) (without spin-wait)", "spin-wait insns/fault", "loads/fault", "stores/fault"],
+			else ("\(.diff_pct | pct) (p " +
+				"\(.p | if . == null then "–" elif . < 0.0001 then "<0.0001" else rnd(4) | tostring end)" +
+				"\(if .significant == true then ", **significant**" else "" end))") end;
+		  {table: {head: ["variant", "threads", "runs", "kernel insns/fault", "CV", "without spin-wait", "CV",
+			"vs \($base) (without spin-wait)", "spin-wait insns/fault", "loads/fault", "stores/fault"],
 			align: "lrrrrrrlrrr",
 			rows: [$order[] as $v | $ac[$v].threads | to_entries | sort_by(.key | tonumber)[] | .key as $t | .value
 				| [$v, $t, (.kernel_insns.n | dash), (.kernel_insns | ms), (.kernel_insns | cv),
 				   (.kernel_insns_nospin | ms), (.kernel_insns_nospin | cv),
 				   (.kernel_insns_nospin.vs_baseline | vs($v)), (.spin_insns.mean | rnd(1) | tostring),
 				   (.kernel_loads_nospin | ms), (.kernel_stores_nospin | ms)]]}},
-		{p: "Counted by the qc-cost TCG plugin (bench/plugin/), not timed: every instruction, load and store each pft thread's CPU executed in the kernel between pft's markers (its timed loop of map, touch, unmap), divided by the run's faults; mean ± sd over the runs. pft's threads run on the isolated CPUs (1, 1-2, 1-3), its main thread on the housekeeping CPU, whose work is not counted. Spin-wait: instructions in the functions of bench/plugin/spin-wait.list (a contended lock's slow path, waiting for another CPU's IPI answer, idling): they depend on how the host schedules QEMU's vCPU threads, not on the code, and are left out of the columns that say so; loads and stores are given without them. \"vs \($base)\" is Welch's t-test of the runs, two-sided, α = 0.05."},
-		{p: "pft's own threads: the same count for the pft thread's own task alone (the plugin tells it apart at each context switch, __switch_to_asm), without what its CPU ran while the thread was blocked on its mm's lock (the switches into and out of idle, the idle loop, other tasks) and without spin-wait: the fault path itself, the count the host's scheduling of the vCPU threads sways least."},
-		{table: {head: ["variant", "threads", "pft's own threads: kernel insns/fault without spin-wait", "CV", "vs \($base)", "left out (other tasks, idle, switches)/fault"],
+		{p: ("Counted by the qc-cost TCG plugin (bench/plugin/), not timed: every " +
+			"instruction, load and store each pft thread's CPU executed in the kernel " +
+			"between pft's markers (its timed loop of map, touch, unmap), divided by the " +
+			"run's faults; mean ± sd over the runs. pft's threads run on the isolated CPUs " +
+			"(1, 1-2, 1-3), its main thread on the housekeeping CPU, whose work is not " +
+			"counted. Spin-wait: instructions in the functions of " +
+			"bench/plugin/spin-wait.list (a contended lock's slow path, waiting for another " +
+			"CPU's IPI answer, idling): they depend on how the host schedules QEMU's vCPU " +
+			"threads, not on the code, and are left out of the columns that say so; loads " +
+			"and stores are given without them. \"vs \($base)\" is Welch's t-test of the " +
+			"runs, two-sided, α = 0.05.")},
+		{p: ("pft's own threads: the same count for the pft thread's own task alone (the " +
+			"plugin tells it apart at each context switch, __switch_to_asm), without what " +
+			"its CPU ran while the thread was blocked on its mm's lock (the switches into " +
+			"and out of idle, the idle loop, other tasks) and without spin-wait: the fault " +
+			"path itself, the count the host's scheduling of the vCPU threads sways least.")},
+		{table: {head: ["variant", "threads", "pft's own threads: kernel insns/fault without spin-wait", "CV",
+			"vs \($base)", "left out (other tasks, idle, switches)/fault"],
 			align: "lrrrlr",
 			rows: [$order[] as $v | $ac[$v].threads | to_entries | sort_by(.key | tonumber)[] | .key as $t | .value
 				| [$v, $t, (.task_insns_nospin | ms), (.task_insns_nospin | cv), (.task_insns_nospin.vs_baseline | vs($v)),
 				   (if .task_insns == null then "–" else (.kernel_insns.mean - .task_insns.mean) | rnd(1) | tostring end)]]}},
-		{p: "What counting leaves out: cache misses, memory latency and a lock's cache-line bouncing between CPUs, which only hardware shows; TCG models no cache, so every instruction costs the same here. What it counts that hardware counters would not: a `rep` string instruction once per iteration (clearing a page, `clear_page_erms`, is 4,096 stores), and a faulting instruction once when it faults and again when it completes. The timed figures (faults/s, the section above) are kept beside these, labelled as timing: \($order | map(. as $v | "\($v) \(if $v == $base then "baseline" else ($timed[$v].diff_pct_vs_baseline | pct) + " (p \($timed[$v].p | if . == null then "–" else rnd(3) | tostring end))" end)") | join(", ")) by timing."},
-		{plot: "alloc-cost", caption: "Kernel instructions per page fault without spin-waiting, by pft thread count, per variant (±1 sd over the runs); counted under TCG by the qc-cost plugin."},
+		{p: ("What counting leaves out: cache misses, memory latency and a lock's cache-line " +
+			"bouncing between CPUs, which only hardware shows; TCG models no cache, so every " +
+			"instruction costs the same here. What it counts that hardware counters would " +
+			"not: a `rep` string instruction once per iteration (clearing a page, " +
+			"`clear_page_erms`, is 4,096 stores), and a faulting instruction once when it " +
+			"faults and again when it completes. The timed figures (faults/s, the section " +
+			"above) are kept beside these, labelled as timing: " +
+			"\($order | map(. as $v | "\($v) \(if $v == $base then "baseline"
+				else ($timed[$v].diff_pct_vs_baseline | pct)
+				+ " (p \($timed[$v].p | if . == null then "–" else rnd(3) | tostring end))" end)")
+			| join(", ")) " +
+			"by timing.")},
+		{plot: "alloc-cost", caption: ("Kernel instructions per page fault without spin-waiting, by pft thread count, " +
+			"per variant (±1 sd over the runs); counted under TCG by the qc-cost plugin.")},
 		(($ac[$base].functions["1"] // {}) as $b
 		 | ([$order[] | select(. != $base)]) as $others
 		 | [($b | keys) + ([$others[] | $ac[.].functions["1"] // {} | keys[]]) | unique[]
@@ -315,15 +553,28 @@ def cost:
 		    | .max = (.d | map(fabs) | max // 0)]
 		 | sort_by(-.max) | map(select(.max >= 0.5))[:20] as $rows
 		 | if $rows == [] or $others == [] then empty else
-		   {p: "The kernel functions whose instructions per fault differ most from \($base)'s, one pft thread (no contention), mean over the runs: where each variant's pcplist protection costs or saves instructions."},
+		   {p: ("The kernel functions whose instructions per fault differ most from \($base)'s, " +
+			"one pft thread (no contention), mean over the runs: where each variant's " +
+			"pcplist protection costs or saves instructions.")},
 		   {table: {head: (["function", $base] + ($others | map(. + " (Δ vs \($base))"))), align: ("l" + ("r" * (1 + ($others | length)))),
 			rows: [$rows[] | [(.f | code), (.base | rnd(1) | tostring)]
 				+ [.d[] | rnd(1) | if . == 0 then "0" elif . > 0 then "+\(.)" else tostring end]]}}
 		   end),
 		(if [$order[] | $ac[.].drain // empty] == [] then empty else
 		 def m0: if . == null then "–" else "\(.mean | rnd(0)) ± \(.sd // 0 | rnd(0))" end;
-		 {p: "The drain's own cost: the instructions the housekeeping CPU executed during each drain_all_pages() call of qc_hammer (markers=1: each call is one plugin window on CPU 0), for the calls that reached at least one CPU with pages (isolated CPUs 1-3 refilling every 20 ms); mean ± sd over the calls. Whole call: everything CPU 0 executed from the call's start to its return. The drainer's own task: the hammer's kthread alone (interrupts taken while it ran included), told apart by the plugin at each context switch (__switch_to_asm); the rest is what CPU 0 ran while the call slept. CPUs reached: the drainer's own entries of the variant's per-CPU function (bench/plugin/drain-reach.list) per CPU."},
-		 {table: {head: ["variant", "per-CPU function", "calls", "reached", "CPUs reached", "insns/call, whole call", "without spin-wait", "the drainer's own task", "its own without spin-wait", "context switches/call", "loads/call", "stores/call", "wall time/call (µs, qc_hammer)"],
+		 {p: ("The drain's own cost: the instructions the housekeeping CPU executed during " +
+			"each drain_all_pages() call of qc_hammer (markers=1: each call is one plugin " +
+			"window on CPU 0), for the calls that reached at least one CPU with pages " +
+			"(isolated CPUs 1-3 refilling every 20 ms); mean ± sd over the calls. Whole " +
+			"call: everything CPU 0 executed from the call's start to its return. The " +
+			"drainer's own task: the hammer's kthread alone (interrupts taken while it ran " +
+			"included), told apart by the plugin at each context switch (__switch_to_asm); " +
+			"the rest is what CPU 0 ran while the call slept. CPUs reached: the drainer's " +
+			"own entries of the variant's per-CPU function (bench/plugin/drain-reach.list) " +
+			"per CPU.")},
+		 {table: {head: ["variant", "per-CPU function", "calls", "reached", "CPUs reached", "insns/call, whole call",
+			"without spin-wait", "the drainer's own task", "its own without spin-wait", "context switches/call",
+			"loads/call", "stores/call", "wall time/call (µs, qc_hammer)"],
 			align: "llrrrrrrrrrrr",
 			rows: [$order[] as $v | $ac[$v].drain // empty | .stats as $s
 				| [$v, (.function | code), (.calls | tostring), (.reached_calls | tostring),
@@ -332,7 +583,17 @@ def cost:
 				   ($s.task_insns | m0), ($s.task_insns_nospin | m0),
 				   ($s.switches | if . == null then "–" else "\(.mean | rnd(1))" end),
 				   ($s.kernel_loads | m0), ($s.kernel_stores | m0), ($s.wall_us | m0)]]}},
-		 {p: "The plugin counts executed instructions, not wall time: rcu's synchronize_rcu() grace-period wait and wq's flush_work() wait cost no instruction of the caller while it sleeps, so they are not in these figures; the wall time beside them is qc_hammer's own per-call measurement of the same calls (its stats file), taken under the plugin, which slows the guest several times. What CPU 0 runs while a call sleeps is in the whole call but not in the drainer's own task: idle entry, the RCU grace-period kthread, CPU 0's own drain work item (wq), CPU 0's other tasks. Where the pages are freed differs: wq frees them on each reached CPU (its work item; not counted here, except CPU 0's, which runs in a kworker), rcu and spinlock free them in the drainer's own task. The functions table below says where the drainer's own instructions went."},
+		 {p: ("The plugin counts executed instructions, not wall time: rcu's synchronize_rcu() " +
+			"grace-period wait and wq's flush_work() wait cost no instruction of the caller " +
+			"while it sleeps, so they are not in these figures; the wall time beside them is " +
+			"qc_hammer's own per-call measurement of the same calls (its stats file), taken " +
+			"under the plugin, which slows the guest several times. What CPU 0 runs while a " +
+			"call sleeps is in the whole call but not in the drainer's own task: idle entry, " +
+			"the RCU grace-period kthread, CPU 0's own drain work item (wq), CPU 0's other " +
+			"tasks. Where the pages are freed differs: wq frees them on each reached CPU " +
+			"(its work item; not counted here, except CPU 0's, which runs in a kworker), rcu " +
+			"and spinlock free them in the drainer's own task. The functions table below " +
+			"says where the drainer's own instructions went.")},
 		 ([$order[] as $v | $ac[$v].drain // empty | .task_functions // {} | to_entries[] | .key] | unique) as $fns
 		 | ([$fns[] as $f | {f: $f, v: [$order[] as $v | $ac[$v].drain.task_functions[$f] // 0]}] | sort_by(-(.v | max)) | .[:15]) as $rows
 		 | if $rows == [] then empty else
@@ -344,5 +605,7 @@ def cost:
 
 def blocks:
 	[{h1: "quietcore report — run \(.run.id)"},
-	   {p: "Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's summary.json alone; nothing was re-run."},
-	   verdicts, audit_section, facts, per_variant, origins_section, per_cpu_table, by_cause, plots, alloc, cost];
+	   {p: ("Does anything interrupt an isolated (nohz_full) CPU while the housekeeping CPU drains " +
+		"the page allocator's per-CPU lists? Rendered by scripts/report.sh from this run's " +
+		"summary.json alone; nothing was re-run.")},
+	   answer, evidence, rule_section, audit_section, facts, per_variant, origins_section, per_cpu_table, by_cause, plots, alloc, cost];

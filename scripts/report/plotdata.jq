@@ -46,3 +46,45 @@ def audit_dat($which):
   | $a.variants[.value].triggers[] | select(.name == $t)
   | if .result == "MEASURED" then select($which == "measured") | "\($col) \($row) \(.interruptions) \"\(.interruptions)\""
     else select($which == "other") | "\($col) \($row) \"\(.result)\"" end;
+
+# Every plot's data in one pass (report.sh splits it into files): for each
+# file a line "@@ NAME" and then its lines; last "@@ vars", shell
+# assignments of what the gnuplot scripts are told (which variants each
+# plot has, the CPUs, the highest bar, the last latency bucket, ...).
+# Variant names are [A-Za-z0-9_.-] (report.sh checks), safe in words.
+def all_data:
+  . as $s
+  | ([.variants[].cpus | keys_unsorted[]] | num_sort) as $cpus
+  | [.variants | keys_unsorted[] as $v | select(any($s.variants[$v].cpus[]; .interruptions != null)) | $v] as $int
+  | def latency($k):
+      [.variants | keys_unsorted[] as $v | select(try ($s.variants[$v].plot[$k].histogram | length > 0) catch false) | $v];
+    latency("oslat") as $oslat | latency("refill") as $refill
+  | def last($vs; $k): [$vs[] as $v | $s.variants[$v].plot[$k].histogram[][0]] + [0] | max;
+    def lat_title($v; $k): $s.variants[$v].plot[$k]
+      | "\($v) (max \(try (.max_us / 100 | round / 10) catch "") ms)";
+  [.variants | keys_unsorted[] as $v | select(try ($s.variants[$v].plot.drain.samples_us | length > 0) catch false) | $v] as $cdf
+  | (.alloc_cost // {} | keys_unsorted) as $cost
+  | ($int[] as $v | "@@ int-\($v).dat", int_dat($v; $cpus)),
+    ($oslat[] as $v | "@@ oslat-\($v).dat", (.variants[$v].plot.oslat | oslat_dat(lat_title($v; "oslat")))),
+    ($refill[] as $v | "@@ refill-\($v).dat", (.variants[$v].plot.refill | oslat_dat(lat_title($v; "refill")))),
+    ($cdf[] as $v | "@@ drain-cdf-\($v).dat",
+      (.variants[$v].plot.drain
+       | cdf_dat(if (.samples_us | length) < .calls
+                 then "\($v) (\(.samples_us | length)/\(.calls) calls sampled)" else "\($v) (\(.calls) calls)" end))),
+    ($cost[] as $v | "@@ alloc-cost-\($v).dat", cost_dat($v)),
+    (if .audit == null then empty else
+      "@@ audit-measured.dat", audit_dat("measured"), "@@ audit-other.dat", audit_dat("other") end),
+    "@@ vars",
+    "cpus=\($cpus | join(" ") | @sh)",
+    "peak=\([.variants[].cpus[].interruptions // 0] | max | tostring | @sh)",
+    "int_title=\("Interruptions per isolated CPU in the \(.run.duration_s) s \(.run.scenario) window, by variant" | @sh)",
+    "int_with=\($int | join(" ") | @sh)",
+    "oslat_with=\($oslat | join(" ") | @sh) oslat_last=\(last($oslat; "oslat"))",
+    "oslat_where=\(.run.oslat_cpus // .run.isolated_cpus // "?" | tostring | @sh)",
+    "refill_with=\($refill | join(" ") | @sh) refill_last=\(last($refill; "refill"))",
+    "refill_where=\(.run.refill_cpus // "?" | tostring | @sh)",
+    "cdf_with=\($cdf | join(" ") | @sh)",
+    "cost_with=\($cost | join(" ") | @sh)",
+    "audit=\(if .audit == null then "no" else "yes" end)",
+    "audit_variants=\(.audit.variants // {} | keys_unsorted | join(" ") | @sh)",
+    "audit_triggers=\(.audit.triggers // [] | join(" ") | @sh)";
