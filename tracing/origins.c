@@ -31,6 +31,15 @@
  */
 #define TASK_HORIZON_NS		30000000000ULL
 
+/* The tick: its hrtimer (6.1's tick_sched_timer, 6.12's
+   tick_nohz_handler) or, where no expiry was traced, its vector. */
+bool is_tick(const char *cause)
+{
+	return !strcmp(cause, "timer:tick_sched_timer") ||
+	       !strcmp(cause, "timer:tick_nohz_handler") ||
+	       !strcmp(cause, "irq_vectors:local_timer");
+}
+
 const char *const origin_class_names[ORIGIN_CLASSES] = {
 	[ORIGIN_REMOTE] = "remote",
 	[ORIGIN_RCU_QS] = "rcu_qs",

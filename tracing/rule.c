@@ -40,15 +40,6 @@ bool in_window(struct ctx *c, unsigned long long ts)
 	return ts >= c->a->start_ns && ts <= c->a->end_ns;
 }
 
-/* The tick: its hrtimer (6.1's tick_sched_timer, 6.12's
-   tick_nohz_handler) or, where no expiry was traced, its vector. */
-bool is_tick(const char *cause)
-{
-	return !strcmp(cause, "timer:tick_sched_timer") ||
-	       !strcmp(cause, "timer:tick_nohz_handler") ||
-	       !strcmp(cause, "irq_vectors:local_timer");
-}
-
 /* One interruption at @ts, counted if in the window and charged if due. */
 void count(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	   const char *cause, int pid)
