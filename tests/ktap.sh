@@ -131,3 +131,13 @@ ktap_finish() {
 	fi
 	[ "$ktap_fail" -eq 0 ]
 }
+
+# html_rows REPORT.HTML: the report's table rows as Markdown rows ("| a |
+# b |", `code`, **bold**): report.md turns a table wider than 200
+# characters into a list, report.html keeps every table.
+html_rows() {
+	sed -n 's/^<tr>\(.*\)<\/tr>$/\1/p' "$1" | sed -e 's/<code>/`/g' -e 's/<\/code>/`/g' \
+		-e 's/<strong[^>]*>/**/g' -e 's/<\/strong>/**/g' -e 's/<\/t[dh]><t[dh][^>]*>/ | /g' \
+		-e 's/^<t[dh][^>]*>/| /' -e 's/<\/t[dh]>$/ |/' -e "s/&apos;/'/g" -e 's/&quot;/"/g' \
+		-e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'
+}

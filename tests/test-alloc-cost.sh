@@ -92,15 +92,6 @@ ktap_check "report: the per-function table names rmqueue_bulk, +10 per fault for
 ktap_check "report: pft's own threads, rcu 110.6 per fault, +9.94 % vs wq, 0.5 left out per fault" \
 	grep -q "^| rcu | 1 | 110.6 ± 1 | 0.904 % | +9.94 % (p .*significant.*) | 0.5 |" "$md"
 
-# html_rows REPORT.HTML: the report's table rows as Markdown rows ("| a |
-# b |", `code`, **bold**): report.md turns a table wider than 200
-# characters into a list, report.html keeps every table.
-html_rows() {
-	sed -n 's/^<tr>\(.*\)<\/tr>$/\1/p' "$1" | sed -e 's/<code>/`/g' -e 's/<\/code>/`/g' \
-		-e 's/<strong[^>]*>/**/g' -e 's/<\/strong>/**/g' -e 's/<\/t[dh]><t[dh][^>]*>/ | /g' \
-		-e 's/^<t[dh][^>]*>/| /' -e 's/<\/t[dh]>$/ |/' -e "s/&apos;/'/g" -e 's/&quot;/"/g' \
-		-e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'
-}
 html_rows "$rep/report.html" > "$scratch/rows.md"
 ktap_check "report: the drain table, rcu's per-CPU function, 2 of 3 calls, 400 insns per call, wall time 20 µs" \
 	grep -q '^| rcu | `drain_detached_pcplists` | 3 | 2 | 2.5 | 400 ± 141 | 300 ± 141 | 200 ± 141 | 100 ± 141 | 2 | 7 ± 0 | 9 ± 0 | 20 ± 14 |' "$scratch/rows.md"

@@ -121,15 +121,6 @@ jq --slurpfile a "$a" '.run.scenario = "audit"
 	| .audit = {triggers: [$a[0].triggers[].name], variants: {wq: $a[0]}}' \
 	tests/fixtures/run/summary.json > "$r/summary.json"
 sh scripts/report.sh "$r" >"$tmp/report.out" 2>&1 || ktap_diag "report.sh failed: $(tail -n 3 "$tmp/report.out")"
-# html_rows REPORT.HTML: the report's table rows as Markdown rows ("| a |
-# b |", `code`, **bold**): report.md turns a table wider than 200
-# characters into a list, report.html keeps every table.
-html_rows() {
-	sed -n 's/^<tr>\(.*\)<\/tr>$/\1/p' "$1" | sed -e 's/<code>/`/g' -e 's/<\/code>/`/g' \
-		-e 's/<strong[^>]*>/**/g' -e 's/<\/strong>/**/g' -e 's/<\/t[dh]><t[dh][^>]*>/ | /g' \
-		-e 's/^<t[dh][^>]*>/| /' -e 's/<\/t[dh]>$/ |/' -e "s/&apos;/'/g" -e 's/&quot;/"/g' \
-		-e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'
-}
 html_rows "$r/report.html" > "$tmp/rows.md"
 row() { grep "^| \`$1\` |" "$tmp/rows.md"; }
 ktap_check "the report has an Isolation audit section" grep -q '^## Isolation audit$' "$r/report.md"
