@@ -12,11 +12,13 @@
 #   {threads, faults, kernel: {insns, loads, stores}, spin_insns,
 #    kernel_insns_nospin, kernel_loads_nospin, kernel_stores_nospin,
 #    task_insns, task_insns_nospin, user_insns, functions: {name: insns}}
-# ("spin": the functions of bench/plugin/spin-wait.list, passed as $spin;
+# ("spin": the functions of bench/plugin/spin-wait.list, passed as $spin,
+# and their compiler clones (spin.jq);
 # task: pft's own threads, the plugin's opener_task, without what their
 # CPUs ran while a thread was blocked: the idle loop, other tasks, the
 # switches to and from them.)
 # Anything that does not match is an error naming what.
+include "spin";
 def per(n): . / n;
 ($w | map(select(.opener != "module")) | group_by(.vcpu) | map({key: (.[0].vcpu | tostring), value: sort_by(.window)})
     | from_entries) as $by_cpu
@@ -35,9 +37,9 @@ def per(n): . / n;
     | if $run.warmup then . else
         .runs += [($ws | map(.functions) | reduce (.[] | to_entries[]) as $e ({};
               .[$e.key] = [range(3) as $i | (.[$e.key][$i] // 0) + $e.value[$i]])) as $fn
-          | [range(3) as $i | [$spin[] | $fn[.][$i] // 0] | add // 0] as $spun
+          | [range(3) as $i | spun($fn; $i; $spin)] as $spun
           | ($ws | map(.opener_task.kernel.insns) | add) as $task
-          | ([$spin[] as $n | $ws[] | .opener_task.functions[$n][0] // 0] | add // 0) as $task_spun
+          | ([$ws[] | spun(.opener_task.functions; 0; $spin)] | add // 0) as $task_spun
           | [($ws | map(.kernel.insns) | add), ($ws | map(.kernel.loads) | add),
              ($ws | map(.kernel.stores) | add)] as $k
           | {threads: $run.threads, faults: $run.faults,

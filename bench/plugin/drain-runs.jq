@@ -19,6 +19,7 @@
 #    wall_us}], functions: {name: insns}, task_functions: {name: insns}}
 # with samples and functions for complete windows of calls that reached
 # at least one CPU. Anything that does not match is an error naming what.
+include "spin";
 ($w | map(select(.opener == "module")) | sort_by(.window)) as $calls
 | ($hammer[0]) as $h
 | (if $per == "zones" then $zones elif $per == "1" then 1
@@ -37,8 +38,8 @@
 | [range($calls | length) as $i | $calls[$i]
    | (.opener_task.entries[$fn] // error("drain window \(.window) has no entry count of \($fn): the plugin was not given entry=\($fn)")) as $e
    | if $e % $k != 0 then error("drain window \(.window): \($e) entries of \($fn) by the drainer is not a multiple of \($k) per CPU") else . end
-   | ([$spin[] as $s | .functions[$s][0] // 0] | add // 0) as $spun
-   | ([$spin[] as $s | .opener_task.functions[$s][0] // 0] | add // 0) as $task_spun
+   | spun(.functions; 0; $spin) as $spun
+   | spun(.opener_task.functions; 0; $spin) as $task_spun
    | {call: ($i + 1), complete, cpus_reached: ($e / $k), kernel, spin_insns: $spun,
       kernel_insns_nospin: (.kernel.insns - $spun),
       task: .opener_task.kernel, task_insns_nospin: (.opener_task.kernel.insns - $task_spun),

@@ -33,5 +33,5 @@ qc_drain_runs() {
 	jq -n --slurpfile w "$1/$QC_COST_FILE" --slurpfile hammer "$1/$QC_DRAIN_HAMMER" \
 		--arg fn "${_reach%% *}" --arg per "${_reach#* }" \
 		--argjson zones "$(cat "$1/$QC_DRAIN_ZONES" 2>/dev/null || echo 0)" \
-		--argjson spin "$(qc_spin_wait)" -f "$QC_ROOT/bench/plugin/drain-runs.jq"
+		--argjson spin "$(qc_spin_wait)" -L "$QC_ROOT/bench/plugin" -f "$QC_ROOT/bench/plugin/drain-runs.jq"
 }
