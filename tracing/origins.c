@@ -416,6 +416,8 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 	if (cpu >= 0 && cpu < o->ncpus && o->exec[cpu].open && o->exec[cpu].pid == s->pid &&
 	    send_in_task(s))
 		s->parent = o->exec[cpu].send;
+	/* before this send's own queueing is recorded: "before it" */
+	s->queueing = s->kind == SEND_FLUSH ? queued_get(o, s->work) : -1;
 	if (s->kind == SEND_WORK)
 		queued_put(o, s->work, o->n);
 	if (se->frame && cpu >= 0 && cpu < o->ncpus) {
@@ -699,17 +701,6 @@ static void match_call(struct origins *o, const struct interruption *in, struct 
 		collect(o, in, kinds, back(in->ns, HORIZON_NS), cb, true, out);
 }
 
-/* The last queueing of work item @work before @ns, or -1. */
-static long last_queueing(const struct origins *o, unsigned long long work, long before)
-{
-	long i;
-
-	for (i = before - 1; i >= 0; i--)
-		if (o->v[i].kind == SEND_WORK && o->v[i].work == work)
-			return i;
-	return -1;
-}
-
 /*
  * A work item: its own queueing (the oldest unmatched one of its function
  * on this CPU). A flush barrier (wq_barrier_func, queued by flush_work()
@@ -719,7 +710,7 @@ static long last_queueing(const struct origins *o, unsigned long long work, long
 static void match_work(struct origins *o, const struct interruption *in, struct origin *out)
 {
 	const char *fn = in->cause + strlen("workqueue:");
-	long end = sends_after(o, in->ns), i, q;
+	long end = sends_after(o, in->ns), i;
 
 	if (strcmp(fn, "wq_barrier_func")) {
 		collect(o, in, 1 << SEND_WORK, back(in->ns, HORIZON_NS), fn, true, out);
@@ -730,8 +721,7 @@ static void match_work(struct origins *o, const struct interruption *in, struct 
 
 		if (s->kind != SEND_FLUSH || !unmatched(s, in->cpu))
 			continue;
-		q = last_queueing(o, s->work, i);
-		if (q >= 0 && targets(&o->v[q], in->cpu)) {
+		if (s->queueing >= 0 && targets(&o->v[s->queueing], in->cpu)) {
 			take(o, out, i, in->cpu, true);
 			return;
 		}

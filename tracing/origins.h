@@ -94,6 +94,8 @@ struct send {
 	   task context, between the item's execute_start and _end), or -1:
 	   a path is followed through kworkers along it */
 	long parent;
+	/* a FLUSH: the last queueing of its work item before it, or -1 */
+	long queueing;
 	long stack;			/* index into origins.stacks, or -1 */
 	long comm;			/* the sender's comm, likewise */
 	long fname;			/* func's name, likewise, or -1 */
