@@ -15,7 +15,7 @@ QA=tracing/qc-analyze
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ktap_plan 24
+ktap_plan 27
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
 analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
 # q NAME FILTER: jq over the explained interruptions of NAME, slurped.
@@ -92,6 +92,23 @@ ktap_check "... through its work item: the kworker's own stack lacks the trigger
 ktap_check "... and with no --path-functions nothing is counted as a path" \
 	sh -c "'$QA' --cpus 2-3 --task oslat,refill --window 129430654820:133132160378 --json - '$FX/audit-kworker-spinlock.dat' 2>/dev/null |
 		jq -e '[.cpus[].origins | has(\"path\")] == [false, false] and (.policy | has(\"path_functions\") | not)' >/dev/null"
+
+# PREEMPT_RT (rt-handoff-spinlock-6.12-rt.dat, CPU 2): zone->lock is an
+# rt_mutex, so the refill task that blocks on it while the drainer frees
+# into the zone is woken by the drainer's unlock, a reschedule IPI whose
+# sender's stack holds the drain; and
+# rcuc/2, switched to right after each tick returns, is the tick's
+# (tracing/README.md, "On PREEMPT_RT", rule 7), not a task of its own.
+"$QA" --cpus 2 --task oslat,refill --window 42736000000:43395000000 \
+	--drain-functions "$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)" \
+	--json "$tmp/rt.json" --explain "$tmp/rt.jsonl" --quiet "$FX/rt-handoff-spinlock-6.12-rt.dat" 2>"$tmp/rt.err"
+ktap_check "RT: CPU 2's 6 interruptions by cause, rcuc/2 inside the ticks ($(jq -c '.cpus["2"].by_cause' "$tmp/rt.json" 2>/dev/null))" \
+	test "$(jq -c '.cpus["2"] | [.interruptions, .by_cause["timer:tick_nohz_handler"], .by_cause["irq_vectors:reschedule"],
+		.by_cause["irq_vectors:irq_work:nohz_full_kick_func"], (.by_cause | keys | any(startswith("sched:")))]' "$tmp/rt.json" 2>/dev/null)" = '[6,3,2,1,false]'
+ktap_check "RT: one reschedule sent by the drain, the lock hand-off (rt_spin_unlock < drain_pages_zone)" \
+	test "$(q rt '[.[] | select(.class == "remote") | [.cause, (.senders[0].stack | test("rt_spin_unlock < drain_pages_zone <"))]]')" = '[["irq_vectors:reschedule",true]]'
+ktap_check "... and it is the drain's: ($(jq -c '.cpus["2"].origins.drain_by_cause' "$tmp/rt.json" 2>/dev/null))" \
+	test "$(jq -c '.cpus["2"].origins | [.drain, .classes.unknown]' "$tmp/rt.json" 2>/dev/null)" = '[1,0]'
 
 # A sender's own frames end where an interrupt, an NMI or a softirq entered:
 # a timer interrupt that hit the drainer and woke a task is not the drain's
