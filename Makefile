@@ -60,9 +60,12 @@ report:
 	@$(if $(REANALYZE),scripts/reanalyze.sh,scripts/report.sh) $(RUN)
 
 # A run becomes a reference run, the only kind git tracks (results/README.md).
+# NOTE reaches the script through the environment, so that a note may hold
+# quotes ("$(NOTE)" in the recipe would end at its first one).
+keep: export QC_KEEP_NOTE = $(NOTE)
 keep:
 	@test -n "$(RUN)" || { echo "quietcore: error: which run? make keep RUN=results/<run-id> NOTE=\"what it shows\"" >&2; exit 1; }
-	@scripts/keep.sh $(if $(TRACES),--traces) "$(RUN)" "$(NOTE)"
+	@scripts/keep.sh $(if $(TRACES),--traces) "$(RUN)" "$$QC_KEEP_NOTE"
 
 stress:
 	@scripts/stress.sh --duration "$(STRESS_SECONDS)" $(if $(VARIANTS),--variants "$(VARIANTS)") $(if $(RATE),--rate "$(RATE)")

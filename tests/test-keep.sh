@@ -81,9 +81,10 @@ expect_one_error "a run kept already is refused" quietcore "already a reference 
 
 # TRACES=1: the traces stay, for one compare and one audit.
 fake 20990101-000003
+# (A note may quote: NOTE='with "traces"' reaches results/README.md whole.)
 ktap_check "make keep ... TRACES=1 keeps the traces" \
-	sh -c "make -s -C '$root' keep RUN='$QC_RESULTS/20990101-000003' NOTE='with traces' TRACES=1 2>'$scratch/err' &&
+	sh -c "make -s -C '$root' keep RUN='$QC_RESULTS/20990101-000003' NOTE='with \"traces\"' TRACES=1 2>'$scratch/err' &&
 		test -f '$QC_RESULTS/20990101-000003/wq/trace.dat' -a ! -e '$QC_RESULTS/20990101-000003/wq/console.log'"
-ktap_check "... and its README.md line says so" \
-	grep -qF '[20990101-000003](20990101-000003/report.md) (with traces): with traces' "$QC_RESULTS/README.md"
+ktap_check "... and its README.md line says so, with the note's quotes" \
+	grep -qF '[20990101-000003](20990101-000003/report.md) (with traces): with "traces"' "$QC_RESULTS/README.md"
 ktap_finish
