@@ -16,7 +16,8 @@
 #       refill's state (R or R+: preempted; D: it had blocked, on an RT
 #       lock say, and the hog ran in its place)
 #   resume CPU TIME_S PRIO
-#       refill ran again on CPU (sched_switch rthog => refill), at
+#       refill ran again on CPU (sched_switch to refill, from the hog or
+#       from whatever ran after it), at
 #       priority PRIO (the kernel's: 120 is nice 0, under 100 real-time,
 #       i.e. boosted)
 #   drain PID BEGIN_S END_S
@@ -150,7 +151,7 @@ function addr(a) {
 			switch_state[ev_cpu] = "state:" arg("prev_state")
 		}
 	}
-	if (ev_name == "sched_switch" && ev_args ~ /prev_comm=rthog / && ev_args ~ /next_comm=refill /)
+	if (ev_name == "sched_switch" && ev_args ~ /next_comm=refill /)
 		printf "resume\t%s\t%s\t%s\n", ev_cpu, ev_ts, arg("next_prio")
 }
 END {

@@ -69,15 +69,13 @@ jq -n --slurpfile h "$dir/$QC_HAMMER_JSON" --slurpfile g "$dir/$QC_RTHOG_JSON" -
 	  # freeing to a pcplist, or emptying one); a stack that holds one
 	  # was preempted in or at the edge of one.
 	  def pcp_path: any(.[]; test("^(rmqueue_pcplist|__rmqueue_pcplist|rmqueue_bulk|free_unref_folios|free_unref_page|free_unref_page_commit|free_frozen_page_commit|free_pcppages_bulk|decay_pcp_high|drain_pages_zone|drain_zone_pages)$"));
-	  # Where refill was: past the tracing and scheduler frames, the
-	  # function an interrupt entry (asm_*) interrupted, "user mode" when
-	  # the entry is the last frame, else the first frame left (e.g. the
-	  # RT lock slow path refill had blocked in).
-	  def site: map(select(startswith("state:") | not))
-		| (map(test("^(trace_event_raw_event_sched_switch|__traceiter_sched_switch|__schedule|schedule|schedule_rtlock|preempt_schedule.*|irqentry_exit.*)$") | not) | index(true)) as $i
-		| if $i == null then "unknown" else .[$i:] end
-		| if type == "string" then . elif .[0] | test("^asm_") | not then .[0]
-		  elif length == 1 then "user mode" else .[1] end;
+	  # Where refill was: the first frame left once the tracing and
+	  # scheduler frames, the interrupt entries (asm_*) and their exit
+	  # paths are gone: the function an interrupt interrupted, or the RT
+	  # lock slow path refill had blocked in; none left: user mode (an
+	  # interrupt on the way back to it included).
+	  def site: map(select(startswith("state:") or test("^(trace_event_raw_event_sched_switch|__traceiter_sched_switch|__schedule|schedule|schedule_rtlock|preempt_schedule.*|irqentry_exit.*|asm_.*)$") | not))
+		| .[0] // "user mode";
 	  def state: map(select(startswith("state:")) | ltrimstr("state:")) | .[0] // null;
 	  # Each spin: from the hog preempting refill to refill running again
 	  # on that CPU (held_ms; its priority then, under 100 when boosted),

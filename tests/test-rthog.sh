@@ -9,7 +9,8 @@
 # and keeps it off for 590 ms, while the drainer's one call blocks 590 ms
 # on CPU 3's pcp->lock and 50 us on another lock, then once in user mode
 # for 500 ms, after which refill comes back boosted, then after refill
-# blocked on an RT lock, its stack stamped after a line of another CPU;
+# blocked on an RT lock, its stack stamped after a line of another CPU,
+# and it gets its CPU back from a kthread that ran after the hog;
 # refill contends once, a kworker twice), and its
 # refusals of what cannot decide; run.sh's checks of the hog's settings
 # and of --kernel-arg, before anything is built.

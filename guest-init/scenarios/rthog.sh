@@ -59,11 +59,12 @@ echo $((QC_RTHOG_SPIN_MS / 2)) > $QC_HAMMER/stall_threshold_ms
 LW=/sys/kernel/tracing/instances/qclock
 TR=/sys/kernel/tracing
 # The switches from refill to the hog, with refill's kernel stack at that
-# moment (sched_switch runs on the preempted task's stack), and back: how
-# long refill was kept off its CPU, and at what priority it came back
-# (real-time when RCU boosting lifted it).
+# moment (sched_switch runs on the preempted task's stack), and every
+# switch back to refill (from the hog, or from a per-CPU kthread that ran
+# after it): how long refill was kept off its CPU, and at what priority
+# it came back (real-time when RCU boosting lifted it).
 PREEMPT_FILTER='prev_comm == "refill" && next_comm == "rthog"'
-SWITCH_FILTER="($PREEMPT_FILTER) || (prev_comm == \"rthog\" && next_comm == \"refill\")"
+SWITCH_FILTER="($PREEMPT_FILTER) || next_comm == \"refill\""
 
 # qc_lockwatch_start: a trace instance of its own, so that qc-analyze's
 # trace stays as in every scenario: RT lock contention (rtlock's slow
