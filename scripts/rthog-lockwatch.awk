@@ -25,7 +25,8 @@
 #   unfinished PID COMM LOCK BEGIN_S
 #       a contention_begin with no end before the trace stopped
 #   lost TEXT
-#       the ring buffer lost events: the caller must refuse the trace
+#       the ring buffer lost or overwrote events: the caller must refuse
+#       the trace
 #   events N
 #       how many event lines were read (0: not a trace)
 # mawk-compatible: no gensub, no capture groups.
@@ -86,6 +87,14 @@ function addr(a) {
 }
 
 /LOST [0-9]+ EVENTS/ { flush_stack(); print "lost\t" $0; next }
+# The ring buffer overwrites its oldest events when full: fewer events in
+# it than were written is a loss too.
+/^# entries-in-buffer\/entries-written: / {
+	split($3, n, "/")
+	if (n[1] != n[2])
+		printf "lost\t%d of %d events written were overwritten\n", n[2] - n[1], n[2]
+	next
+}
 /^#/ { next }
 /^ *=> / {
 	if (in_stack) {

@@ -23,7 +23,8 @@ dir=${1:?usage: rthog.sh DIR ISOLATED} iso=${2:?usage: rthog.sh DIR ISOLATED}
 dir=${dir%/}
 qc_cpulist_valid "$iso" || die "isolated CPU list '$iso' is not a CPU list like 1-3"
 out=$dir/$QC_RTHOG_SUMMARY
-rm -f "$out.json" "$out.txt" "$out.json.tmp"
+rm -f "$out.json" "$out.txt"
+trap 'rm -f "$out.json.tmp" "$out.json.tmp2"' EXIT
 need_cmd jq awk
 for f in "$QC_HAMMER_JSON" "$QC_RTHOG_JSON" "$QC_RTHOG_ENV" "$QC_LOCKWATCH"; do
 	[ -s "$dir/$f" ] || die "$dir/$f is missing or empty: the rthog scenario writes it; re-run the variant"
@@ -137,7 +138,6 @@ jq -n --slurpfile h "$dir/$QC_HAMMER_JSON" --slurpfile g "$dir/$QC_RTHOG_JSON" -
 	   refill_contention: ($w.contention | map(select(.comm == "refill")) | durations | del(.us)),
 	   pcp_pointers: ($w.pcp | length)}' > "$out.json.tmp2"
 mv "$out.json.tmp2" "$out.json"
-rm -f "$out.json.tmp"
 
 jq -r '
 	def n: if . == null then "-" else tostring end;

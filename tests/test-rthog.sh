@@ -25,7 +25,7 @@ fix=$root/tests/fixtures/rthog
 hog=$scratch/rthog
 
 ktap_require gcc jq awk
-ktap_plan 28
+ktap_plan 29
 
 if out=$(qc_guest_cc "$hog" "$root/guest-init/rthog.c" -Werror 2>&1) && [ -z "$out" ]; then
 	ktap_ok "rthog.c compiles with the initramfs's qc_guest_cc and no warning"
@@ -113,6 +113,8 @@ refuse() {
 reset() { rm -rf "$d"; mkdir "$d"; cp "$fix"/* "$d/"; }
 reset; echo "CPU:3 [LOST 12 EVENTS]" >> "$d/$QC_LOCKWATCH"
 refuse "a trace instance that lost events is refused" "lost events"
+reset; sed -i 's|entries-written: 16/16|entries-written: 16/20|' "$d/$QC_LOCKWATCH"
+refuse "a trace instance whose buffer overwrote events is refused" "4 of 20 events written were overwritten"
 reset; grep '^#' "$fix/$QC_LOCKWATCH" > "$d/$QC_LOCKWATCH"
 refuse "a trace instance with no event is refused" "holds no event"
 reset; grep -v 'contention_end: 0xffff88807fffa000' "$fix/$QC_LOCKWATCH" > "$d/$QC_LOCKWATCH"
