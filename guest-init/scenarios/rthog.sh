@@ -29,15 +29,19 @@ case $QC_RTHOG_CPU in ''|*[!0-9]*) qc_say "rthog CPU '$QC_RTHOG_CPU' is not a CP
 [ $((refill_mask >> QC_RTHOG_CPU & 1)) -eq 1 ] ||
 	{ qc_say "rthog CPU $QC_RTHOG_CPU is not a refill CPU ($QC_REFILL_CPUS): the hog must preempt refill"; exit 2; }
 : "${QC_RTHOG_PRIO:=10}" "${QC_RTHOG_PERIOD_MS:=1200}" "${QC_RTHOG_SPIN_MS:=900}"
-# refill every 1 ms (not 20): under TCG a refill of 64 pages takes about
-# that long, so refill is in the kernel about half of the time and a
-# wake-up often lands in one of its pcp sections.
+# refill every 1 ms (not 20): under TCG a refill of 64 pages takes longer
+# than that, so refill spends most of its time refilling (64-73% in the
+# measured runs, refill.json's refill_total_us over duration) and a
+# wake-up often lands in the kernel, now and then in a pcp section.
 : "${QC_REFILL_MS:=1}"
 export QC_REFILL_MS
 
-# A drain that waited for the hog is a stall: half its spin or more.
+# A drain that waited for the hog is a stall: half its spin or more (at
+# least the module's minimum, 1 ms).
 qc_prepare --rt-throttle off
-echo $((QC_RTHOG_SPIN_MS / 2)) > $QC_HAMMER/stall_threshold_ms
+stall_ms=$((QC_RTHOG_SPIN_MS / 2))
+[ "$stall_ms" -ge 1 ] || stall_ms=1
+echo "$stall_ms" > $QC_HAMMER/stall_threshold_ms
 
 # What boosting can do here, recorded before the window: rcutree's
 # kthread_prio (the RCU kthreads' and the boost's SCHED_FIFO priority) and
