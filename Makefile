@@ -9,6 +9,9 @@ DURATION ?= 20
 ISOLATED ?= 1-3
 REFILL   ?= auto
 RATE     ?=
+# extra kernel parameters for the measured guests, e.g.
+# KERNEL_ARGS=rcutree.kthread_prio=20 (scenario rthog: RCU boosting above the hog)
+KERNEL_ARGS ?=
 RUN      ?=
 REANALYZE ?=
 NOTE     ?=
@@ -25,6 +28,7 @@ help:
 	@echo "make test                       fast checks + end-to-end guest boot (KTAP)"
 	@echo "make test-fast                  the checks that boot nothing"
 	@echo "make compare [VARIANTS=...] [SCENARIO=...] [DURATION=s] [ISOLATED=1-3] [REFILL=auto|none|2-3] [RATE=drains/s]"
+	@echo "             [KERNEL_ARGS=\"rcutree.kthread_prio=20 ...\"]  (also make run)"
 	@echo "make audit [VARIANTS=...]       which housekeeping operations interrupt an isolated CPU"
 	@echo "                                (= make compare SCENARIO=audit)"
 	@echo "make report RUN=results/<run-id> [REANALYZE=1]  re-render a run's report (REANALYZE=1: re-analyse a copy)"
@@ -43,11 +47,12 @@ build:
 
 run:
 	@scripts/run.sh -V "$(VARIANT)" -s "$(SCENARIO)" -d "$(DURATION)" -c "$(ISOLATED)" --refill "$(REFILL)" \
-		$(if $(RATE),--rate "$(RATE)")
+		$(if $(RATE),--rate "$(RATE)") $(foreach a,$(KERNEL_ARGS),--kernel-arg "$(a)")
 
 compare:
 	@scripts/compare.sh $(if $(VARIANTS),--variants "$(VARIANTS)") --scenario "$(SCENARIO)" \
-		--duration "$(DURATION)" --isolated "$(ISOLATED)" --refill "$(REFILL)" $(if $(RATE),--rate "$(RATE)")
+		--duration "$(DURATION)" --isolated "$(ISOLATED)" --refill "$(REFILL)" $(if $(RATE),--rate "$(RATE)") \
+		$(foreach a,$(KERNEL_ARGS),--kernel-arg "$(a)")
 
 # The isolation audit: the compare job with the audit scenario.
 audit:

@@ -34,6 +34,12 @@
 #   decoy         param: rounds of the decoy (hammer/decoy.c) in the hammer
 #                 window, each one IPI and one work item to every isolated
 #                 CPU, spread over the window (default 0: no decoy)
+#   rthog_cpu     param: scenario rthog: the refill CPU the SCHED_FIFO hog
+#                 runs on (default: the last refill CPU)
+#   rthog_prio    param: its SCHED_FIFO priority, 1-99 (default 10)
+#   rthog_period_ms param: its wake-up period, ms (default 1200)
+#   rthog_spin_ms param: how long it spins at each wake-up, ms, shorter than
+#                 the period (default 900)
 #   origins       param: "no" leaves the send-side probes out of the trace
 #                 (tracing/guest/trace-start.sh), only to measure their cost: the
 #                 verdict rule refuses such a trace
@@ -41,8 +47,8 @@
 # "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on), and
 # one that needs a guest other than the default says so on a "# qc-guest:"
 # line (scripts/lib/inputs.sh qc_guest_of reads it; audit: 5 vCPUs, two nodes).
-QC_GUEST_PARAMS="scenario duration isolated housekeeping probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
-QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins"
+QC_GUEST_PARAMS="scenario duration isolated housekeeping probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
+QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
 
 # --- a run: results/<run-id>/ -----------------------------------------------
 QC_RUN_TXT=run.txt          # every entry point (lib/runs.sh qc_run_txt) -> summarize.sh
@@ -90,6 +96,10 @@ QC_PFT=pft.jsonl            # the bench scenario: one pft run a line -> summariz
 QC_PFT_COST=pft-cost.jsonl  # the cost scenario: one pft run a line -> alloc-cost.sh
 QC_DRAIN_HAMMER=drain-hammer.json  # the cost scenario: the counted drain's hammer stats -> alloc-cost.sh
 QC_DRAIN_ZONES=drain-zones.txt     # the cost scenario: the guest's zone count -> alloc-cost.sh
+QC_RTHOG_JSON=rthog.json    # the rthog scenario: guest-init/rthog.c's settings and wake-ups -> rthog.sh
+QC_RTHOG_ENV=rthog-env.txt  # the rthog scenario: rcutree.kthread_prio, the RCU kthreads' priorities -> rthog.sh
+QC_LOCKWATCH=lockwatch.txt  # the rthog scenario: its trace instance as text (RT lock contention,
+                            # the drainer's pcp pointers, refill's preemptions) -> rthog.sh
 
 # Written once per traced window. WINDOW is "" for the measurement window,
 # "quiet" for the quiet control and "selftest" for the planted self-test:
@@ -111,4 +121,5 @@ QC_SELFTEST_ANALYSIS=selftest-analysis  # .json, .txt: the self-test trace's ana
 QC_SELFTEST_CAUSES=selftest-causes.list  # the planted causes as a drain-cause list
 QC_SELFTEST_CHARGED=selftest-charged  # .json -> summarize.sh: the planted causes as drain causes
 QC_PLANTER_FUNCTION=qc_plant_write  # hammer/plant.c: what plants them, the drain of selftest-charged
+QC_RTHOG_SUMMARY=rthog-summary  # .json, .txt: scripts/rthog.sh, the drain's waits and the drainer's blocking
 QC_AUDIT_JSON=audit.json    # scripts/audit.sh: per trigger, its sub-window's counts -> summarize.sh

@@ -93,6 +93,7 @@ qc_window() {
 			--json "/results/$(qc_window_file refill "$name" json)" > "/results/$(qc_window_file refill "$name" txt)" 2>&1 &
 		refill_pid=$!
 	fi
+	qc_window_workloads "$name" || return 1
 	sleep "$QC_OSLAT_SETTLE"
 	# oslat's start-up (mlock, thread stacks) eats primed pages: what the
 	# drains find is what the lists hold when the window opens.
@@ -109,6 +110,7 @@ qc_window() {
 		waited=$((waited + 1))
 	done
 	sh /qc/tracing/guest/trace-mark.sh "qc: window end"
+	qc_window_ending "$name" || return 1
 	# oslat's -D outlasts the window and its grace; SIGINT ends it now and
 	# it still writes its JSON. (If it is gone already, that is fine too.)
 	kill -INT "$oslat_pid" 2>/dev/null || true
@@ -121,6 +123,13 @@ qc_window() {
 		{ qc_say "trace-stop failed"; return 1; }
 }
 qc_window_done() { true; }
+# A scenario's own additions to a window NAME ("" for the measurement
+# window): qc_window_workloads starts more workloads once oslat and refill
+# have (so that their start-up, too, settles before the window opens);
+# qc_window_ending stops them after the end marker, while the trace still
+# runs (scenario rthog: the hog and its own trace instance).
+qc_window_workloads() { true; }
+qc_window_ending() { true; }
 
 # The rig's own sensitivity: plant a known number of interruptions on
 # isolated CPUs in a window of their own; the host's analyzer must count

@@ -27,8 +27,9 @@ dir=${dir%/}
 export QC_STATUS_FILE="${QC_STATUS_FILE:-$dir/$QC_STATUS}"
 # What this step writes that later steps read, and what it writes for people.
 outputs_json="$QC_ANALYSIS.json $QC_ANALYSIS-$QC_WINDOW_QUIET.json $QC_SELFTEST_JSON $QC_SELFTEST_ANALYSIS.json
-	$QC_SELFTEST_CHARGED.json $QC_SELFTEST_CAUSES $QC_AUDIT_JSON"
-outputs_txt="$QC_ANALYSIS.txt $QC_ANALYSIS-$QC_WINDOW_QUIET.txt $QC_SELFTEST_ANALYSIS.txt $QC_SELFTEST_CHARGED.txt"
+	$QC_SELFTEST_CHARGED.json $QC_SELFTEST_CAUSES $QC_AUDIT_JSON $QC_RTHOG_SUMMARY.json"
+outputs_txt="$QC_ANALYSIS.txt $QC_ANALYSIS-$QC_WINDOW_QUIET.txt $QC_SELFTEST_ANALYSIS.txt $QC_SELFTEST_CHARGED.txt
+	$QC_RTHOG_SUMMARY.txt"
 remove() { for _f in "$@"; do rm -f "$dir/$_f" "$dir/$_f.tmp"; done; }
 # shellcheck disable=SC2086 # the lists are words
 remove $outputs_json $outputs_txt "$QC_ANALYSIS.err" "$QC_ANALYSIS-$QC_WINDOW_QUIET.err" \
@@ -40,8 +41,9 @@ make -s -C "$QC_ROOT/tracing" >/dev/null 2>"$dir/analyzer-build.log" ||
 	die "the trace analyzer does not build: see $dir/analyzer-build.log (missing libtracecmd-dev? run 'sudo make setup')"
 rm -f "$dir/analyzer-build.log"
 qa=$QC_ROOT/tracing/qc-analyze
-# The measured tasks' comms: oslat, and the refill workload.
-tasks=oslat,refill
+# The measured tasks' comms: oslat, the refill workload, and the rthog
+# scenario's hog, which is there by design (guest-init/rthog.c).
+tasks=oslat,refill,rthog
 causes=$(qc_drain_causes_file) || exit 1
 functions=$(qc_drain_functions) || exit 1
 
@@ -66,6 +68,8 @@ if [ -f "$dir/$quiet" ]; then
 fi
 # The audit scenario's window: each trigger's sub-window and the gaps.
 [ ! -f "$dir/$QC_AUDIT_TXT" ] || "$QC_ROOT/scripts/audit.sh" "$dir" "$iso" >&2
+# The rthog scenario: how long each drain waited, and on what.
+[ ! -f "$dir/$QC_RTHOG_JSON" ] || "$QC_ROOT/scripts/rthog.sh" "$dir" "$iso" >&2
 
 # Each planted kind (hammer/plant.c) has one cause the analyzer must name.
 planted_cause() {

@@ -12,7 +12,7 @@ set -eu
 . "$(dirname "$0")/lib/variants.sh"
 
 variants=$(qc_default_variants) scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto rate=
-cost_runs= build=yes decoy=
+cost_runs= build=yes decoy= kernel_args=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
@@ -26,7 +26,8 @@ while [ $# -gt 0 ]; do
 	--cost-runs) cost_runs=$2; shift ;;
 	--no-build) build=no ;;
 	--decoy) decoy=$2; shift ;;
-	-h|--help) echo "usage: $0 [--variants LIST (default: those patches/series marks default, $(qc_default_variants))] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--decoy N (the hammer window also runs hammer/decoy.c, N rounds)] [--no-build (use the builds there are)]"; exit 0 ;;
+	--kernel-arg) qc_check_kernel_arg "$2"; kernel_args="$kernel_args --kernel-arg $2"; shift ;;
+	-h|--help) echo "usage: $0 [--variants LIST (default: those patches/series marks default, $(qc_default_variants))] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--decoy N (the hammer window also runs hammer/decoy.c, N rounds)] [--kernel-arg ARG (one more kernel parameter for the scenario's guests, e.g. rcutree.kthread_prio=20; repeatable)] [--no-build (use the builds there are)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
@@ -36,6 +37,7 @@ done
 qc_guest_of "$scenario"
 qc_check_inputs "$variants" "$scenario" "$duration" "$isolated" "$QC_GUEST_SMP" "$rate" "$refill"
 refill_cpus=$QC_REFILL_CPUS
+[ "$scenario" != rthog ] || qc_check_rthog "$refill_cpus" ""
 [ "$build" = no ] || qc_check_tree $variants
 
 n=$(echo $variants | wc -w)
@@ -78,7 +80,7 @@ for v in $variants; do
 	i=$((i + 1))
 	step "$i" "$total" "run $v ($scenario, ${duration} s window)"
 	run_in_run "$v" -V "$v" -s "$scenario" -d "$duration" -c "$isolated" --refill "${refill_cpus:-none}" \
-		${rate:+--rate "$rate"} ${decoy:+--param "decoy=$decoy"}
+		${rate:+--rate "$rate"} ${decoy:+--param "decoy=$decoy"} $kernel_args
 done
 if [ "$bench_runs" -gt 0 ]; then
 	for v in $variants; do

@@ -32,6 +32,9 @@ usage: $0 [options]
       --param KEY=VALUE   pass qc.KEY=VALUE to the guest (QC_KEY in scenarios),
                           KEY one of: $QC_PARAMS_SETTABLE
                           (common/contract.sh), e.g. --param bench_runs=5
+      --kernel-arg ARG    one more kernel parameter for the guest, e.g.
+                          rcutree.kthread_prio=20 (repeatable; scenario rthog:
+                          RCU boosting above the hog's priority)
       --guest-script FILE run FILE in the guest (scenario "custom"); what it
                           writes in its working directory comes home
       --timeout SECONDS   hard limit for the guest (default 300 + 3 x duration;
@@ -46,7 +49,7 @@ USAGE
 }
 
 variant=spinlock scenario=oslat duration=20 isolated=1-3 smp= mem=
-flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto rate= count_cost=no
+flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto rate= count_cost=no kernel_args=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-V|--variant) variant=$2; shift ;;
@@ -71,6 +74,7 @@ while [ $# -gt 0 ]; do
 		# The rate is checked with the other inputs.
 		if [ "${2%%=*}" = rate ]; then rate=${2#*=}; else params="$params qc.$2"; fi
 		shift ;;
+	--kernel-arg) qc_check_kernel_arg "$2"; kernel_args="$kernel_args${kernel_args:+ }$2"; shift ;;
 	--guest-script) guest_script=$2; scenario=custom; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--no-build) build=no ;;
@@ -95,6 +99,7 @@ if [ -n "$QC_GUEST_NUMA" ]; then
 fi
 qc_check_inputs "$variant" "$scenario" "$duration" "$isolated" "$smp" "$rate" "$refill"
 refill=$QC_REFILL_CPUS
+[ "$scenario" != rthog ] || qc_check_rthog "$refill" "$params"
 [ -z "$rate" ] || params=" qc.rate=$rate$params"
 [ -z "$guest_script" ] || [ -f "$guest_script" ] || die "guest script '$guest_script' does not exist"
 : "${timeout:=$QC_GUEST_TIMEOUT}"
@@ -105,6 +110,7 @@ label=$(qc_label "$variant" "$flavour" "$tag")
 # Kernel parameters a scenario needs (stress: page_owner=on)
 # are named in the scenario itself, on a "# qc-kernel-args:" line.
 kargs=$(sed -n 's/^# qc-kernel-args: *//p' "$QC_ROOT/guest-init/scenarios/$scenario.sh")
+kargs="$kargs${kargs:+${kernel_args:+ }}$kernel_args"
 bdir=$(qc_build_dir "$variant" "$flavour")
 if [ "$build" = yes ]; then
 	"$QC_ROOT/scripts/build.sh" ${flavour:+--$flavour} "$variant" >/dev/null

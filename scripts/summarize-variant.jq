@@ -34,9 +34,9 @@ def hist_p99:
 
 # The scenarios (guest-init/scenarios/) that trace a window, that plant a
 # self-test after it, and that run the drain hammer in it.
-def traced_scenarios: ["hammer", "fifo", "quiet", "audit"];
-def selftest_scenarios: ["hammer", "fifo", "quiet", "audit"];
-def hammer_scenarios: ["hammer", "fifo"];
+def traced_scenarios: ["hammer", "fifo", "quiet", "audit", "rthog"];
+def selftest_scenarios: ["hammer", "fifo", "quiet", "audit", "rthog"];
+def hammer_scenarios: ["hammer", "fifo", "rthog"];
 def in($set): . as $x | any($set[]; . == $x);
 
 {"oslat.json": $oslat_f, "refill.json": $refill_f, "analysis.json": $analysis_f,

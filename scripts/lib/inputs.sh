@@ -78,14 +78,15 @@ qc_check_inputs() {
 # qc_refill_cpus SCENARIO ISOLATED REFILL: the refill workload's CPUs for a
 # run, from REFILL as the user gave it: "auto" (the default) is every
 # isolated CPU but the first in the scenarios that measure drains (hammer
-# and its control, quiet, and the audit), none elsewhere; "none" or "" is none; a list
+# and its control, quiet, the audit, and rthog, whose hog preempts refill),
+# none elsewhere; "none" or "" is none; a list
 # must lie inside ISOLATED and leave at least one CPU to oslat. Dies on a
 # bad list.
 qc_refill_cpus() {
 	case $3 in
 	none|'') return 0 ;;
 	auto)
-		case $1 in hammer|quiet|audit) ;; *) return 0 ;; esac
+		case $1 in hammer|quiet|audit|rthog) ;; *) return 0 ;; esac
 		qc_cpulist_minus "$2" "$(qc_cpulist_expand "$2" | head -n1)"
 		return 0 ;;
 	esac
@@ -95,4 +96,43 @@ qc_refill_cpus() {
 	[ -n "$(qc_cpulist_minus "$2" "$3")" ] ||
 		die "refill CPUs '$3' leave no isolated CPU for oslat, the pure-spin reference: keep one out (e.g. REFILL=$(qc_cpulist_minus "$2" "$(qc_cpulist_expand "$2" | head -n1)"))"
 	qc_cpulist_expand "$3" | paste -sd, -
+}
+
+# qc_check_rthog REFILL_CPUS PARAMS: the rthog scenario's hog settings
+# among PARAMS (run.sh's " qc.KEY=VALUE" words), checked before anything
+# boots: its CPU must be a refill CPU (the hog is there to preempt
+# refill), its priority 1-99, its spin shorter than its period (the
+# guest's defaults: guest-init/scenarios/rthog.sh). Dies on a bad one.
+qc_check_rthog() {
+	[ -n "$1" ] || die "scenario rthog needs a refill CPU for its hog: give --refill auto or a list, not none"
+	_cpu= _prio=10 _period=1200 _spin=900
+	for _p in $2; do
+		case $_p in
+		qc.rthog_cpu=*) _cpu=${_p#*=} ;;
+		qc.rthog_prio=*) _prio=${_p#*=} ;;
+		qc.rthog_period_ms=*) _period=${_p#*=} ;;
+		qc.rthog_spin_ms=*) _spin=${_p#*=} ;;
+		esac
+	done
+	if [ -n "$_cpu" ]; then
+		case $_cpu in *[!0-9]*) die "rthog_cpu '$_cpu' is not a CPU number" ;; esac
+		qc_cpulist_expand "$1" | grep -qx "$_cpu" ||
+			die "rthog_cpu $_cpu is not a refill CPU ($1): the hog must run where refill does, to preempt it"
+	fi
+	{ qc_is_count "$_prio" && [ "$_prio" -le 99 ]; } || die "rthog_prio '$_prio' is not a SCHED_FIFO priority from 1 to 99"
+	{ qc_is_count "$_period" && [ "$_period" -le 3600000 ]; } || die "rthog_period_ms '$_period' is not a whole number of ms from 1 to 3600000"
+	qc_is_count "$_spin" || die "rthog_spin_ms '$_spin' is not a whole number of ms"
+	[ "$_spin" -lt "$_period" ] || die "rthog_spin_ms $_spin is not shorter than rthog_period_ms $_period: refill needs the rest of each period"
+}
+
+# qc_check_kernel_arg ARG: one extra kernel parameter (run.sh and
+# compare.sh --kernel-arg), e.g. rcutree.kthread_prio=20: a word of
+# letters, digits and _.,=- that is not one of the rig's own (qc.*, or the
+# isolation boot.sh derives from the CPU list).
+qc_check_kernel_arg() {
+	case $1 in
+	''|*[!A-Za-z0-9_.,=-]*) die "--kernel-arg '$1' is not one kernel parameter (letters, digits and _.,=- only, e.g. rcutree.kthread_prio=20)" ;;
+	qc.*) die "--kernel-arg '$1': qc.* parameters are the rig's own, use --param KEY=VALUE" ;;
+	nohz_full=*|isolcpus=*|rcu_nocbs=*|irqaffinity=*) die "--kernel-arg '$1': boot.sh derives the isolation parameters from --isolated" ;;
+	esac
 }
