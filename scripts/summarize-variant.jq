@@ -73,7 +73,8 @@ def in($set): . as $x | any($set[]; . == $x);
   def top_chains: (. // {}) | to_entries | sort_by(-.value, .key) | .[:12] | from_entries;
   # One isolated CPU's evidence: analysis $a (the window), $q (the quiet
   # control, null when absent). charged: the interruptions the drain sent
-  # (origins.drain); indirect and shared: RCU's forcing for a grace period
+  # (origins.drain); handoff: those of them that were a sleeping lock's
+  # hand-off (origins.drain_handoff); indirect and shared: RCU's forcing for a grace period
   # a drain requested, or only waited on; unknown: remote-type ones with
   # no sender; coincidences: what the old rule by time would have charged,
   # a cross-check that decides nothing.
@@ -84,6 +85,7 @@ def in($set): . as $x | any($set[]; . == $x);
        interruptions: $x.interruptions, by_cause: $x.by_cause,
        exposure: $x.exposure,
        charged: $o.drain, charged_by_cause: $o.drain_by_cause,
+       handoff: $o.drain_handoff, handoff_by_cause: $o.drain_handoff_by_cause,
        indirect: $o.rcu_qs_by_grace_period.drain_requested,
        shared: $o.rcu_qs_by_grace_period.drain_waited,
        unknown: $o.classes.unknown, unknown_by_cause: $o.unknown_by_cause,
@@ -102,13 +104,15 @@ def in($set): . as $x | any($set[]; . == $x);
   # The verdict rule (tracing/verdict-policy.json's "origins" rule and its
   # verdicts, in their order). Causes are decided first, so that neither
   # an empty list (UNPRIMED) nor too few drains (UNEXPOSED) can hide one:
-  # an interruption the drain sent FAILs its CPU; RCU forcing a quiescent
-  # state for a grace period a drain requested is INDIRECT; a remote-type
+  # an interruption the drain sent FAILs its CPU, unless it was a lock
+  # hand-off; RCU forcing a quiescent state for a grace period a drain
+  # requested is INDIRECT; a lock hand-off is CONTENDED; a remote-type
   # interruption with no sender leaves the variant INCONCLUSIVE. Time
   # alone charges nothing.
   def verdict_of($cpus):
     [$cpus | to_entries[] | {cpu: .key} + .value] as $e
-    | ($e | map(select((.charged // 0) > 0) | .cpu)) as $failed
+    | ($e | map(select((.charged // 0) - (.handoff // 0) > 0) | .cpu)) as $failed
+    | ($e | map(select((.handoff // 0) > 0) | .cpu)) as $contended
     | ($e | map(select((.indirect // 0) > 0) | .cpu)) as $indirect
     | ($e | map(select((.unknown // 0) > 0) | .cpu)) as $unknown
     | ($e | map(select((.pcp_primed_pages // 0) == 0) | .cpu)) as $unprimed
@@ -116,6 +120,7 @@ def in($set): . as $x | any($set[]; . == $x);
                        or (.exposure.drains // 0) < $policy.min_exposure[.workload]) | .cpu)) as $unexposed
     | if $failed != [] then {verdict: "FAIL", cpus: $failed}
       elif $indirect != [] then {verdict: "INDIRECT", cpus: $indirect}
+      elif $contended != [] then {verdict: "CONTENDED", cpus: $contended}
       elif $unknown != [] then {verdict: "INCONCLUSIVE", cpus: $unknown}
       elif $unprimed != [] then {verdict: "UNPRIMED", cpus: $unprimed}
       elif ($scenario | in($policy.exposure_scenarios)) and $unexposed != [] then
@@ -129,7 +134,7 @@ def in($set): . as $x | any($set[]; . == $x);
   def lacking($a): [$isolated[] | select(entry($a; .) | obj
     | (.interruptions | num | not) or (.charged | num | not)
       or (has("exposure") | not) or (.by_cause | type != "object")
-      or (.origins | obj | (.drain | num | not) or (.classes.unknown | num | not)
+      or (.origins | obj | (.drain | num | not) or (.drain_handoff | num | not) or (.classes.unknown | num | not)
           or (.rcu_qs_by_grace_period | obj | (.drain_requested | num | not) or (.drain_waited | num | not))
           or (.drain_by_cause | type != "object")))];
   def causes_text: if (. // []) == [] then "none" else join(" ") end;
@@ -241,6 +246,7 @@ def in($set): . as $x | any($set[]; . == $x);
        drains: $analysis.drains,
        interruptions_total: ([$cpus[].interruptions | numbers] | add),
        charged_total: ([$cpus[].charged | numbers] | add),
+       handoff_total: ([$cpus[].handoff | numbers] | add),
        indirect_total: ([$cpus[].indirect | numbers] | add),
        shared_total: ([$cpus[].shared | numbers] | add),
        unknown_total: ([$cpus[].unknown | numbers] | add),

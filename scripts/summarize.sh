@@ -344,10 +344,12 @@ jq -r 'def l($w): tostring | . + (if length < $w then " " * ($w - length) else "
 	  ($cpus[1:][] | " " * 60 + .)),
 	(.policy as $p
 	| "rule (\($p.file)): by origin. FAIL: an interruption the drain sent (a sender",
-	  "      stack holds one of its drain_functions, or the sender was inside its own drain call);",
-	  "      INDIRECT: RCU forcing for a grace period a drain requested; INCONCLUSIVE: a remote-type",
-	  "      interruption without a sender; PASS also needs >= \($p.min_exposure.refill) drains reaching each refill",
-	  "      CPU, >= \($p.min_exposure.oslat) each oslat CPU, >= \($p.min_drain_calls) drain calls. Time alone charges nothing.",
+	  "      stack holds one of its drain_functions, or the sender was inside its own drain call),",
+	  "      not a lock hand-off; INDIRECT: RCU forcing for a grace period a drain requested;",
+	  "      CONTENDED: only lock hand-offs (a task on the CPU blocked on a lock the drain held);",
+	  "      INCONCLUSIVE: a remote-type interruption without a sender; PASS also needs",
+	  "      >= \($p.min_exposure.refill) drains reaching each refill CPU, >= \($p.min_exposure.oslat) each oslat CPU, >= \($p.min_drain_calls) drain calls.",
+	  "      Time alone charges nothing.",
 	  "self-test, per variant (counted/planted; the planter as the drain gives FAIL exactly):",
 	  ([.variants | to_entries[] | select(.value.selftest != null) | .value.selftest as $s
 	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"

@@ -15,7 +15,7 @@ QA=tracing/qc-analyze
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ktap_plan 27
+ktap_plan 28
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
 analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
 # q NAME FILTER: jq over the explained interruptions of NAME, slurped.
@@ -25,6 +25,9 @@ ktap_check "origins-wq.dat (wq, hammer, decoy) is analysed with the send side" a
 ktap_check "... its send-side probes are complete" test "$(jq -c .origin_probes "$tmp/wq.json")" = '{"complete":true,"missing":null}'
 unknown=$(jq -c '[.cpus[] | .origins.classes.unknown]' "$tmp/wq.json")
 ktap_check "no interruption without a sender on any CPU (unknown per CPU: $unknown)" test "$unknown" = '[0,0,0]'
+handoff=$(jq -c '[.cpus[] | .origins | [.drain, .drain_handoff]]' "$tmp/wq.json")
+ktap_check "wq's drain work items and IPIs are not lock hand-offs ([drain, hand-off] per CPU: $handoff)" \
+	sh -c "echo '$handoff' | jq -e 'all(.[]; .[1] == 0) and any(.[]; .[0] > 0)' >/dev/null"
 
 # The decoy (hammer/decoy.c): every IPI and work item of its on each CPU.
 decoy=$(q wq '[.[] | select(.cause | test("qc_decoy"))] | group_by(.cpu) |
@@ -107,8 +110,8 @@ ktap_check "RT: CPU 2's 6 interruptions by cause, rcuc/2 inside the ticks ($(jq 
 		.by_cause["irq_vectors:irq_work:nohz_full_kick_func"], (.by_cause | keys | any(startswith("sched:")))]' "$tmp/rt.json" 2>/dev/null)" = '[6,3,2,1,false]'
 ktap_check "RT: one reschedule sent by the drain, the lock hand-off (rt_spin_unlock < drain_pages_zone)" \
 	test "$(q rt '[.[] | select(.class == "remote") | [.cause, (.senders[0].stack | test("rt_spin_unlock < drain_pages_zone <"))]]')" = '[["irq_vectors:reschedule",true]]'
-ktap_check "... and it is the drain's: ($(jq -c '.cpus["2"].origins.drain_by_cause' "$tmp/rt.json" 2>/dev/null))" \
-	test "$(jq -c '.cpus["2"].origins | [.drain, .classes.unknown]' "$tmp/rt.json" 2>/dev/null)" = '[1,0]'
+ktap_check "... it is the drain's, and a lock hand-off: ($(jq -c '.cpus["2"].origins.drain_handoff_by_cause' "$tmp/rt.json" 2>/dev/null))" \
+	test "$(jq -c '.cpus["2"].origins | [.drain, .drain_handoff, .classes.unknown]' "$tmp/rt.json" 2>/dev/null)" = '[1,1,0]'
 
 # A sender's own frames end where an interrupt, an NMI or a softirq entered:
 # a timer interrupt that hit the drainer and woke a task is not the drain's

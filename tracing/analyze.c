@@ -513,6 +513,7 @@ void analysis_free(struct analysis *a)
 		counter_free(&a->res[i].origin_chains);
 		counter_free(&a->res[i].origin_unknown);
 		counter_free(&a->res[i].origin_drain_by_cause);
+		counter_free(&a->res[i].origin_drain_handoff_by_cause);
 		counter_free(&a->res[i].origin_path_by_cause);
 	}
 	free(a->res);

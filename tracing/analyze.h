@@ -48,6 +48,10 @@ struct cpu_result {
 	struct counter origin_unknown;
 	long origin_drain;
 	struct counter origin_drain_by_cause;
+	/* of those, the ones every sender of which woke a task blocked on a
+	   sleeping lock the drain held (explain.c, lock_handoff[]) */
+	long origin_drain_handoff;
+	struct counter origin_drain_handoff_by_cause;
 	/* with --path-functions: those whose senders' path holds one (an
 	   audit trigger's own path) */
 	long origin_path;

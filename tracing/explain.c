@@ -52,6 +52,31 @@ static bool origin_is_drain(struct ctx *c, const struct origin *org)
 	return origin_on_path(c, org, c->a->drain_functions, !c->a->calls_from);
 }
 
+/*
+ * A sleeping lock's release that wakes its next waiter: on PREEMPT_RT every
+ * spinlock_t, mutex and rw lock is an rt_mutex and goes through
+ * rt_mutex_slowunlock(); elsewhere a mutex, an rwsem or a semaphore wakes
+ * its waiter from these. A drain's send from one of them is the wake-up
+ * of a task that blocked on a lock the drain held (on RT, zone->lock or a
+ * pcp->lock): the task entered the kernel and contended for the lock
+ * itself, the drain did not reach into its CPU. Without RT the same
+ * contention spins, and sends nothing.
+ */
+static const char *const lock_handoff[] = {
+	"rt_mutex_slowunlock", "__mutex_unlock_slowpath", "rwsem_wake", "__up", NULL
+};
+
+/* Is every sender of @org a sleeping lock's hand-off (lock_handoff[])? */
+static bool origin_is_handoff(struct ctx *c, const struct origin *org)
+{
+	int i;
+
+	for (i = 0; i < org->nsend; i++)
+		if (!origins_stack_has(&c->origins, &c->origins.v[org->send[i]], lock_handoff))
+			return false;
+	return org->nsend > 0;
+}
+
 /* Was one of @n synchronize_rcu() callers inside its own drain call then? */
 static bool drain_task_in(struct ctx *c, const struct gp_task *v, int n)
 {
@@ -92,7 +117,7 @@ static void json_stack(struct ctx *c, const struct send *snd)
 
 /* --explain: one interruption of the window and its senders, one JSON line. */
 static void explain_line(struct ctx *c, const struct interruption *in,
-			 const struct origin *org, bool drain, bool path)
+			 const struct origin *org, bool drain, bool handoff, bool path)
 {
 	FILE *f = c->a->explain;
 	int i;
@@ -100,8 +125,9 @@ static void explain_line(struct ctx *c, const struct interruption *in,
 	fprintf(f, "{\"ns\": %llu, \"vector_ns\": %llu, \"cpu\": %d, \"cause\": ",
 		in->ns, in->vec_ns, in->cpu);
 	qc_json_str(f, in->cause);
-	fprintf(f, ", \"class\": \"%s\", \"adopted\": %s, \"drain\": %s",
-		origin_class_names[org->cls], org->adopted ? "true" : "false", drain ? "true" : "false");
+	fprintf(f, ", \"class\": \"%s\", \"adopted\": %s, \"drain\": %s, \"handoff\": %s",
+		origin_class_names[org->cls], org->adopted ? "true" : "false", drain ? "true" : "false",
+		handoff ? "true" : "false");
 	if (c->a->path_functions)
 		fprintf(f, ", \"path\": %s", path ? "true" : "false");
 	fprintf(f, ", \"senders\": [");
@@ -151,7 +177,7 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	};
 	char chain[CAUSE_LEN * 4];
 	struct origin org;
-	bool drain, path = false;
+	bool drain, handoff = false, path = false;
 
 	if (!c->origins.probes)
 		return;
@@ -168,6 +194,11 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	if (drain) {
 		res->origin_drain++;
 		counter_add(&res->origin_drain_by_cause, cause, 1);
+		handoff = origin_is_handoff(c, &org);
+	}
+	if (handoff) {
+		res->origin_drain_handoff++;
+		counter_add(&res->origin_drain_handoff_by_cause, cause, 1);
 	}
 	if (c->a->path_functions && origin_on_path(c, &org, c->a->path_functions, false)) {
 		path = true;
@@ -177,5 +208,5 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	if (org.cls == ORIGIN_RCU_QS)
 		rcu_split(c, res, &org, ts);
 	if (c->a->explain)
-		explain_line(c, &in, &org, drain, path);
+		explain_line(c, &in, &org, drain, handoff, path);
 }

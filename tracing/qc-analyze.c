@@ -193,6 +193,8 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 					r->origin_class[k]);
 			fprintf(f, "}, \"drain\": %ld,\n", r->origin_drain);
 			json_counter(f, "drain_by_cause", &r->origin_drain_by_cause, "        ");
+			fprintf(f, ",\n        \"drain_handoff\": %ld,\n", r->origin_drain_handoff);
+			json_counter(f, "drain_handoff_by_cause", &r->origin_drain_handoff_by_cause, "        ");
 			if (a->path_functions) {
 				fprintf(f, ",\n        \"path\": %ld,\n", r->origin_path);
 				json_counter(f, "path_by_cause", &r->origin_path_by_cause, "        ");

@@ -119,8 +119,15 @@ def headline_causal($root):
 	if .verdict == "PASS" then ("no interruption of CPU \(cpus_of | cpulist) was sent by the drain or forced by RCU for " +
 		"a grace period it requested, and every one has a sender")
 	elif .verdict == "FAIL" then
-		("\(plural(.charged_total; "interruption"; "interruptions")) sent by the drain to " +
-			"CPU \(verdict_cpus | cpulist)")
+		("\(plural(.charged_total - (.handoff_total // 0); "interruption"; "interruptions")) sent by the drain to " +
+			"CPU \(verdict_cpus | cpulist)" +
+			(if (.handoff_total // 0) > 0 then ", and \(.handoff_total | thou) lock hand-offs" else "" end))
+	elif .verdict == "CONTENDED" then
+		("the drain reached into no isolated CPU, but \(plural(.handoff_total; "interruption"; "interruptions")) " +
+			"of CPU \(verdict_cpus | cpulist) were its lock hand-offs: a task there had blocked on a " +
+			"sleeping lock the drain held (on PREEMPT_RT, zone->lock or a pcp->lock) and the drain's " +
+			"unlock woke it" +
+			(if (.indirect_total // 0) > 0 then "; \(.indirect_total | thou) more were RCU forcing for its grace periods" else "" end))
 	elif .verdict == "INDIRECT" then
 		("nothing the drain sent reached an isolated CPU, but " +
 			"\(plural(.indirect_total; "interruption"; "interruptions")) of CPU " +
@@ -136,7 +143,7 @@ def headline_causal($root):
 # The evidence a verdict rests on, one item each: the chains that decided
 # it, the window, each isolated CPU, the quiet control, the cross-check.
 def evidence_items_causal($root):
-	(if .verdict == "FAIL" then "chains: \(chains | top_chains(3; is_drain_chain($root.policy)))"
+	(if .verdict == "FAIL" or .verdict == "CONTENDED" then "chains: \(chains | top_chains(3; is_drain_chain($root.policy)))"
 	 elif .verdict == "INDIRECT" then "chains: \(chains | top_chains(2; test("<- rcu_qs")))"
 	 else empty end),
 	"window: \(window($root))",
@@ -166,7 +173,10 @@ def rule_text_causal:
 		"each tick dependency, with its kernel stack). It is **sent by the drain** when a " +
 		"sender's stack holds one of the drain's functions " +
 		"(\($p.drain_functions | map(code) | join(", "))) or the sender was inside its own " +
-		"drain_all_pages() call; RCU forcing a quiescent state out of the CPU is **indirect** " +
+		"drain_all_pages() call; of those, a **lock hand-off** is the drain's release of a " +
+		"sleeping lock waking a task on the isolated CPU that had blocked on it (on PREEMPT_RT, " +
+		"zone->lock or a pcp->lock: the task contended for the lock itself, the drain did not " +
+		"reach into its CPU); RCU forcing a quiescent state out of the CPU is **indirect** " +
 		"when the grace period was one a drain's synchronize_rcu() requested (the first to start " +
 		"after the call, before it returned: the call needs a full grace period that starts " +
 		"after it), **shared** when a drain only waited on it, one already in progress at the " +
@@ -244,7 +254,8 @@ def selftest_text:
 # --- the answer first: one row per variant, the number that decided it ----
 def deciding($root):
 	(.verdict_cpus // []) as $vc | . as $v
-	| if .verdict == "FAIL" and causal($root) then "\(.charged_total | thou) sent by the drain"
+	| if .verdict == "FAIL" and causal($root) then "\(.charged_total - (.handoff_total // 0) | thou) sent by the drain"
+	elif .verdict == "CONTENDED" then "\(.handoff_total | thou) lock hand-offs by the drain"
 	elif .verdict == "FAIL" then "\(.charged_total | thou) charged"
 	elif .verdict == "INDIRECT" then "\(.indirect_total | thou) forced for its grace periods"
 	elif .verdict == "INCONCLUSIVE" and causal($root) then "\(.unknown_total | thou) without a sender"
