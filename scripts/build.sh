@@ -55,8 +55,23 @@ step 2 4 "config: tinyconfig + $(for f in $fragments; do basename "$f"; done | t
 # config does not touch the build directory's timestamps.
 cfg=$out/.qc-config
 mkdir -p "$cfg"
-make -s -C "$tree" ARCH="$QC_ARCH" O="$cfg" tinyconfig >"$cfg/log" 2>&1 ||
-	die "tinyconfig failed for $label: see $cfg/log"
+# tinyconfig depends on nothing but the tree and the toolchain Kconfig
+# probes (compiler, linker, the tools it looks for), and costs two Kconfig
+# passes of ~80 compiler probes each (~15 CPU-s): it is kept, with what
+# it was made from, and made again only when that changes.
+tiny_key=$(printf '%s\n' "$tree" "$(cat "$tree/.qc-pristine" "$tree/.qc-stack" 2>/dev/null)" \
+	"$(gcc --version 2>&1 | head -n1)" "$(ld --version 2>&1 | head -n1)" \
+	"$(command -v pahole rustc bindgen clang 2>/dev/null)" "LLVM=${LLVM:-} CROSS_COMPILE=${CROSS_COMPILE:-}")
+if [ -f "$cfg/tiny.config" ] && [ "$(cat "$cfg/tiny.key" 2>/dev/null)" = "$tiny_key" ]; then
+	cp "$cfg/tiny.config" "$cfg/.config"
+	echo "tinyconfig: kept from an earlier build ($cfg/tiny.key)" >"$cfg/log"
+else
+	rm -f "$cfg/tiny.config" "$cfg/tiny.key"
+	make -s -C "$tree" ARCH="$QC_ARCH" O="$cfg" tinyconfig >"$cfg/log" 2>&1 ||
+		die "tinyconfig failed for $label: see $cfg/log"
+	cp "$cfg/.config" "$cfg/tiny.config"
+	printf '%s\n' "$tiny_key" > "$cfg/tiny.key"
+fi
 # shellcheck disable=SC2086
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" $fragments >>"$cfg/log" 2>&1 ||
 	die "merging config fragments failed for $label: see $cfg/log"
