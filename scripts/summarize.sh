@@ -15,6 +15,7 @@
 set -eu
 . "$(dirname "$0")/lib/paths.sh"
 . "$(dirname "$0")/lib/log.sh"
+. "$(dirname "$0")/lib/bench.sh"
 . "$(dirname "$0")/../common/cpulist.sh"
 . "$(dirname "$0")/lib/plugin.sh"
 . "$(dirname "$0")/lib/policy.sh"
@@ -210,13 +211,12 @@ alloc_bench() {
 		jq -r .faults_per_sec "$f" > "$b/$vo"
 	done
 	if [ -n "$(ls "$b")" ]; then
-		make -s -f "$QC_ROOT/bench/Makefile" BENCH_OUT="$tmp" "$tmp/welch" >/dev/null ||
-			die "bench/welch does not build"
+		welch=$(qc_welch "$tmp") || exit 1
 		for v in $variants; do
 			[ -f "$b/$v" ] || continue
 			stats='null'
 			if [ -f "$b/$baseline" ] && [ "$v" != "$baseline" ]; then
-				stats=$("$tmp/welch" --json "$b/$baseline" "$b/$v" 2>/dev/null || echo null)
+				stats=$("$welch" --json "$b/$baseline" "$b/$v" 2>/dev/null || echo null)
 			fi
 			out=$(echo "$out" | jq --arg v "$v" --arg base "$baseline" --argjson w "$stats" --rawfile s "$b/$v" '
 				($s | split("\n") | map(select(length > 0) | tonumber)) as $x
