@@ -9,10 +9,11 @@
 # directory; refuses (one line, non-zero) one whose files do not match.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/bench.sh"
-. "$(dirname "$0")/lib/plugin.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/lib/bench.sh"
+. "$here/lib/plugin.sh"
 need_cmd jq make
 run=${1:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
 variants=${2:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}

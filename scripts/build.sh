@@ -8,10 +8,11 @@
 # and the project's guest module. make and ccache rebuild only what changed.
 # Prints the build directory on success.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/plugin.sh"
-. "$(dirname "$0")/lib/variants.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/lib/plugin.sh"
+. "$here/lib/variants.sh"
 
 flavour= config_only=no
 while [ $# -gt 0 ]; do
@@ -28,6 +29,9 @@ variant=$1
 qc_check_variant "$variant"
 qc_check_tree "$variant"
 need_cmd gcc make flex bison bc ccache git flock
+# make's jobs: only the build runs make -j (paths.sh no longer asks nproc
+# in every script).
+QC_JOBS=${QC_JOBS:-$(nproc 2>/dev/null || echo 2)}
 label=$variant${flavour:+ ($flavour)}
 
 # One build at a time per cache: two runs that share it (two checkouts, or

@@ -13,14 +13,15 @@
 # (default tracing/verdict-policy.json).
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/bench.sh"
-. "$(dirname "$0")/../common/cpulist.sh"
-. "$(dirname "$0")/lib/plugin.sh"
-. "$(dirname "$0")/lib/policy.sh"
-. "$(dirname "$0")/lib/runs.sh"
-. "$(dirname "$0")/lib/variants.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/lib/bench.sh"
+. "$here/../common/cpulist.sh"
+. "$here/lib/plugin.sh"
+. "$here/lib/policy.sh"
+. "$here/lib/runs.sh"
+. "$here/lib/variants.sh"
 need_cmd jq
 run=${1:?usage: summarize.sh RUNDIR}
 run=${run%/}

@@ -9,10 +9,11 @@
 # link), rebuilt only when the patch stack changes, and only moved into place
 # once every patch applied: a half-patched tree is never left behind.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/plugin.sh"
-. "$(dirname "$0")/lib/variants.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/lib/plugin.sh"
+. "$here/lib/variants.sh"
 
 usage() { echo "usage: $0 VARIANT   (variants: $(qc_variants | tr '\n' ' '))"; }
 [ $# -eq 1 ] || { usage >&2; exit 2; }
