@@ -17,13 +17,46 @@
 # --- as numbers ------------------------------------------------------------
 
 # qc_cpulist_expand LIST: one CPU a line; fails on a malformed LIST.
+# A plain list (qc_cpulist_words) is expanded without a process: the
+# host's scripts expand lists of a few CPUs again and again. Anything else
+# goes the general way, whose output and failures are the reference.
 qc_cpulist_expand() {
+	if qc_cpulist_words "$1"; then
+		_cl_ifs=$IFS IFS=' '
+		# shellcheck disable=SC2086 # one CPU a word
+		[ -z "$CL_WORDS" ] || printf '%s\n' $CL_WORDS
+		IFS=$_cl_ifs
+		return 0
+	fi
 	printf '%s\n' "$1" | tr ',' '\n' | while IFS=- read -r lo hi; do
 		case "$lo$hi" in *[!0-9]*|'') return 1 ;; esac
 		[ -n "$hi" ] || hi=$lo
 		[ "$lo" -le "$hi" ] || return 1
 		seq "$lo" "$hi"
 	done
+}
+# qc_cpulist_words LIST: CL_WORDS = LIST's CPUs, space-separated, for a
+# plain, well-formed LIST: at most 64 characters, each comma-separated
+# part N or N-M (N <= M, at most 64 CPUs), numbers without a leading zero.
+# Returns 1 for any other LIST (qc_cpulist_expand's general way decides).
+qc_cpulist_words() {
+	CL_WORDS=
+	case $1 in ''|*[!0-9,-]*|,*|*,|*,,*) return 1 ;; esac
+	[ ${#1} -le 64 ] || return 1
+	_cl_ifs=$IFS IFS=,
+	# shellcheck disable=SC2086 # split at ',' on purpose (checked: no glob)
+	set -- $1
+	IFS=$_cl_ifs
+	for _cl_r; do
+		case $_cl_r in *-*-*|-*|*-) CL_WORDS=; return 1 ;; esac
+		_cl_lo=${_cl_r%-*} _cl_hi=${_cl_r#*-}
+		for _cl_n in "$_cl_lo" "$_cl_hi"; do
+			case $_cl_n in 0) ;; 0*|??????????*) CL_WORDS=; return 1 ;; esac
+		done
+		[ "$_cl_lo" -le "$_cl_hi" ] && [ $((_cl_hi - _cl_lo)) -le 64 ] || { CL_WORDS=; return 1; }
+		while [ "$_cl_lo" -le "$_cl_hi" ]; do CL_WORDS="$CL_WORDS $_cl_lo"; _cl_lo=$((_cl_lo + 1)); done
+	done
+	CL_WORDS=${CL_WORDS# }
 }
 # qc_cpulist_valid LIST: LIST is a well-formed CPU list.
 qc_cpulist_valid() {
@@ -45,7 +78,21 @@ qc_cpulist_below() {
 	done
 }
 # qc_cpulist_minus A B: the CPUs of list A not in list B, as a list ("" if none).
+# Plain lists of a few CPUs (the host's, again and again) in the shell.
 qc_cpulist_minus() {
+	if qc_cpulist_words "$2"; then
+		_cl_b=" $CL_WORDS "
+		if qc_cpulist_words "$1"; then
+			_cl_out=
+			_cl_ifs=$IFS IFS=' '
+			for _cl_c in $CL_WORDS; do
+				case $_cl_b in *" $_cl_c "*) ;; *) _cl_out=${_cl_out:+$_cl_out,}$_cl_c ;; esac
+			done
+			IFS=$_cl_ifs
+			echo "$_cl_out"
+			return 0
+		fi
+	fi
 	qc_cpulist_expand "$2" > "${TMPDIR:-/tmp}/qc-minus.$$"
 	qc_cpulist_expand "$1" | grep -vxF -f "${TMPDIR:-/tmp}/qc-minus.$$" | paste -sd, -
 	rm -f "${TMPDIR:-/tmp}/qc-minus.$$"

@@ -5,8 +5,9 @@
 # guest really booted under it. The answer is cached per machine;
 # QC_ACCEL=tcg|kvm overrides it.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
 
 if [ -n "${QC_ACCEL:-}" ]; then
 	case $QC_ACCEL in tcg|kvm) echo "$QC_ACCEL"; exit 0 ;; esac

@@ -9,9 +9,11 @@
 # directory; refuses (one line, non-zero) one whose files do not match.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/plugin.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/lib/bench.sh"
+. "$here/lib/plugin.sh"
 need_cmd jq make
 run=${1:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
 variants=${2:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
@@ -47,7 +49,7 @@ for v in $variants; do
 done
 [ "$any" = yes ] || { echo null; exit 0; }
 
-make -s -f "$QC_ROOT/bench/Makefile" BENCH_OUT="$tmp" "$tmp/welch" >/dev/null || die "bench/welch does not build"
+welch=$(qc_welch "$tmp") || exit 1
 # Every figure's samples, one file per variant, thread count and metric
 # ($tmp/s/V.THREADS.METRIC, one sample a line), written by one jq a variant:
 # a jq and a welch per figure made this step take half a minute.
@@ -65,7 +67,7 @@ tests_of() {
 		key=${f#"$tmp/s/$1".}
 		w=null
 		if [ "$1" != "$baseline" ] && [ -f "$tmp/s/$baseline.$key" ]; then
-			w=$("$tmp/welch" --json "$tmp/s/$baseline.$key" "$f" 2>/dev/null) || w=null
+			w=$("$welch" --json "$tmp/s/$baseline.$key" "$f" 2>/dev/null) || w=null
 		fi
 		printf '{"t":"%s","m":"%s","w":%s}\n' "${key%%.*}" "${key#*.}" "$w"
 	done | jq -sc 'reduce .[] as $x ({}; .[$x.t][$x.m] = ($x.w | if . == null then null else {diff_pct, t, df, p, significant} end))'

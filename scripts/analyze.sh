@@ -18,9 +18,10 @@
 # pass's .txt and .err files, to show why), DIR/status says "failed: ..."
 # and the exit is non-zero.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/policy.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/lib/policy.sh"
 dir=${1:?usage: analyze.sh DIR ISOLATED} iso=${2:?usage: analyze.sh DIR ISOLATED}
 dir=${dir%/}
 [ -d "$dir" ] || die "'$dir' is not a guest's result directory"

@@ -33,8 +33,9 @@
 # fired them from (DIR/audit-triggers.list, its copy of the variant's
 # tracing/probes/<audit>.list).
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
 dir=${1:?usage: audit.sh DIR ISOLATED} iso=${2:?usage: audit.sh DIR ISOLATED}
 need_cmd jq
 qa=$QC_ROOT/tracing/qc-analyze

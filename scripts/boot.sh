@@ -14,9 +14,10 @@
 # (QEMU's -plugin SO,ARGS); QEMU's own exit status then counts too, since
 # a plugin reports its refusal through it.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/../common/cpulist.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/../common/cpulist.sh"
 
 kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append= plugin= numa=
 while [ $# -gt 0 ]; do

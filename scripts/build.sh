@@ -8,10 +8,11 @@
 # and the project's guest module. make and ccache rebuild only what changed.
 # Prints the build directory on success.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/plugin.sh"
-. "$(dirname "$0")/lib/variants.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/lib/plugin.sh"
+. "$here/lib/variants.sh"
 
 flavour= config_only=no
 while [ $# -gt 0 ]; do
@@ -28,6 +29,9 @@ variant=$1
 qc_check_variant "$variant"
 qc_check_tree "$variant"
 need_cmd gcc make flex bison bc ccache git flock
+# make's jobs: only the build runs make -j (paths.sh no longer asks nproc
+# in every script).
+QC_JOBS=${QC_JOBS:-$(nproc 2>/dev/null || echo 2)}
 label=$variant${flavour:+ ($flavour)}
 
 # One build at a time per cache: two runs that share it (two checkouts, or
@@ -55,8 +59,23 @@ step 2 4 "config: tinyconfig + $(for f in $fragments; do basename "$f"; done | t
 # config does not touch the build directory's timestamps.
 cfg=$out/.qc-config
 mkdir -p "$cfg"
-make -s -C "$tree" ARCH="$QC_ARCH" O="$cfg" tinyconfig >"$cfg/log" 2>&1 ||
-	die "tinyconfig failed for $label: see $cfg/log"
+# tinyconfig depends on nothing but the tree and the toolchain Kconfig
+# probes (compiler, linker, the tools it looks for), and costs two Kconfig
+# passes of ~80 compiler probes each (~15 CPU-s): it is kept, with what
+# it was made from, and made again only when that changes.
+tiny_key=$(printf '%s\n' "$tree" "$(cat "$tree/.qc-pristine" "$tree/.qc-stack" 2>/dev/null)" \
+	"$(gcc --version 2>&1 | head -n1)" "$(ld --version 2>&1 | head -n1)" \
+	"$(command -v pahole rustc bindgen clang 2>/dev/null)" "LLVM=${LLVM:-} CROSS_COMPILE=${CROSS_COMPILE:-}")
+if [ -f "$cfg/tiny.config" ] && [ "$(cat "$cfg/tiny.key" 2>/dev/null)" = "$tiny_key" ]; then
+	cp "$cfg/tiny.config" "$cfg/.config"
+	echo "tinyconfig: kept from an earlier build ($cfg/tiny.key)" >"$cfg/log"
+else
+	rm -f "$cfg/tiny.config" "$cfg/tiny.key"
+	make -s -C "$tree" ARCH="$QC_ARCH" O="$cfg" tinyconfig >"$cfg/log" 2>&1 ||
+		die "tinyconfig failed for $label: see $cfg/log"
+	cp "$cfg/.config" "$cfg/tiny.config"
+	printf '%s\n' "$tiny_key" > "$cfg/tiny.key"
+fi
 # shellcheck disable=SC2086
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$cfg" "$cfg/.config" $fragments >>"$cfg/log" 2>&1 ||
 	die "merging config fragments failed for $label: see $cfg/log"

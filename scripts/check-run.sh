@@ -16,13 +16,14 @@
 # file, the problem and the fix, and exit 1. Writes nothing.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/../common/cpulist.sh"
-. "$(dirname "$0")/lib/inputs.sh"
-. "$(dirname "$0")/lib/plugin.sh"
-. "$(dirname "$0")/lib/runs.sh"
-. "$(dirname "$0")/lib/variants.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/../common/cpulist.sh"
+. "$here/lib/inputs.sh"
+. "$here/lib/plugin.sh"
+. "$here/lib/runs.sh"
+. "$here/lib/variants.sh"
 run=${1:?usage: check-run.sh RUNDIR}
 run=${run%/}
 runtxt=$run/$QC_RUN_TXT

@@ -2,8 +2,9 @@
 # clean.sh [--all]: remove build outputs from the cache (the pristine tree,
 # patched trees and ccache stay unless --all). results/ is never touched.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
 info "removing $QC_CACHE/build and $QC_CACHE/initramfs"
 rm -rf "$QC_CACHE/build" "$QC_CACHE/initramfs"
 if [ "${1:-}" = --all ]; then

@@ -3,13 +3,14 @@
 # variant in one run (same machine, same accelerator, back to back), then
 # summarize and print the comparison. One results/<run-id>/ per call.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/../common/cpulist.sh"
-. "$(dirname "$0")/lib/inputs.sh"
-. "$(dirname "$0")/lib/plugin.sh"
-. "$(dirname "$0")/lib/runs.sh"
-. "$(dirname "$0")/lib/variants.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/../common/cpulist.sh"
+. "$here/lib/inputs.sh"
+. "$here/lib/plugin.sh"
+. "$here/lib/runs.sh"
+. "$here/lib/variants.sh"
 
 variants=$(qc_default_variants) scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto rate=
 cost_runs= build=yes decoy= kernel_args=

@@ -9,9 +9,10 @@
 # /qc/custom.sh) is a second newc archive appended to it: Linux unpacks
 # concatenated archives in order.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/guest-cc.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/lib/guest-cc.sh"
 
 build= extra=
 while [ $# -gt 1 ]; do

@@ -17,8 +17,9 @@
 #      what it shows.
 # Then `git add` it (the command is printed). Nothing is committed here.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
 
 usage="usage: scripts/keep.sh [--traces] RUNDIR NOTE (make keep RUN=results/<run-id> NOTE=\"what it shows\" [TRACES=1])"
 traces=no

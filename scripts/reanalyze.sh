@@ -7,9 +7,10 @@
 # outputs of an earlier pass; each step fails closed as it does in a
 # fresh run, so a refusal leaves the copy with its status saying why.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/runs.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/lib/runs.sh"
 run=${1:?usage: reanalyze.sh RUNDIR}
 run=${run%/}
 [ -f "$run/$QC_RUN_TXT" ] || die "$run is not a quietcore run directory (no $QC_RUN_TXT): give a results/<run-id>/ directory"

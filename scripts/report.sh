@@ -19,8 +19,9 @@
 # report an earlier pass left, and the run's status says failed.
 # shellcheck disable=SC2016,SC2154 # jq programs are single-quoted on purpose; $tmp/vars sets the plots' variables
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
 lib=$QC_ROOT/scripts/report
 
 case ${1:-} in

@@ -2,14 +2,15 @@
 # run.sh: build (if needed) and boot one variant, run one scenario in it, and
 # keep everything under results/<run-id>/<variant>/.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/../common/cpulist.sh"
-. "$(dirname "$0")/lib/inputs.sh"
-. "$(dirname "$0")/lib/plugin.sh"
-. "$(dirname "$0")/lib/probes.sh"
-. "$(dirname "$0")/lib/runs.sh"
-. "$(dirname "$0")/lib/variants.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/../common/cpulist.sh"
+. "$here/lib/inputs.sh"
+. "$here/lib/plugin.sh"
+. "$here/lib/probes.sh"
+. "$here/lib/runs.sh"
+. "$here/lib/variants.sh"
 
 usage() {
 	cat <<USAGE

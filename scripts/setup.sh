@@ -4,10 +4,11 @@
 # ordinary user.
 set -eu
 qc_prog=setup
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/lib/plugin.sh"
-. "$(dirname "$0")/lib/variants.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/lib/plugin.sh"
+. "$here/lib/variants.sh"
 
 # kernel sources: every tree patches/series builds from; and the build
 pkgs="$(qc_registry | awk '{ print $3 }' | sort -u | paste -sd' ' -)"

@@ -6,13 +6,14 @@
 # --variants names others; run.sh fails a variant on any splat in its
 # console. Logs land in results/<run-id>/<variant>-debug/.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/../common/cpulist.sh"
-. "$(dirname "$0")/lib/inputs.sh"
-. "$(dirname "$0")/lib/plugin.sh"
-. "$(dirname "$0")/lib/runs.sh"
-. "$(dirname "$0")/lib/variants.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/../common/cpulist.sh"
+. "$here/lib/inputs.sh"
+. "$here/lib/plugin.sh"
+. "$here/lib/runs.sh"
+. "$here/lib/variants.sh"
 duration=300 variants=$(qc_default_variants) rate= isolated=1-3 build=yes
 while [ $# -gt 0 ]; do
 	case $1 in

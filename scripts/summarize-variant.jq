@@ -1,16 +1,21 @@
-# One variant's summary and verdict, from the files its guest brought home
-# and the analyzer wrote. Called by scripts/summarize.sh once per variant.
-# Inputs: $status (the variant's status file), $scenario, $dir (the
-# variant directory, for messages), $reanalyze (the command that re-runs
-# the analyzer on it), $isolated and $refill_cpus (CPU numbers as
+# Each variant's summary and verdict, from the files its guest brought home
+# and the analyzer wrote. Called by scripts/summarize.sh once per run, for
+# all its judged guests (one jq: its start and this program's compiling
+# cost more than judging a guest).
+# Inputs, the run's: $scenario, $isolated and $refill_cpus (CPU numbers as
 # strings), $policy (tracing/verdict-policy.json with .drain_causes read
-# from its list); each input file's text, "" when absent: $oslat_f,
-# $refill_f, $analysis_f, $quiet_f (analysis-quiet.json), $hammer_f,
-# $primed_f (pcp-window.json), $selftest_f, $stc_f (selftest-charged.json),
-# $audit_f (audit.json: the audit scenario's per-trigger counts), $planter
-# (the self-test's planting function, the drain of selftest-charged.json).
-# Output: {refuse: null or one line saying what is wrong and what to do,
-# summary: {...}}. A refusal is not a verdict: summarize.sh writes nothing.
+# from its list), $planter (the self-test's planting function, the drain
+# of selftest-charged.json), $guests (how many); each guest's, named
+# g<I>_<NAME> (I from 0, in the order the guests are judged): $status (the
+# variant's status file), $dir (the variant directory, for messages),
+# $reanalyze (the command that re-runs the analyzer on it); each input
+# file's text, "" when absent: $oslat_f, $refill_f, $analysis_f, $quiet_f
+# (analysis-quiet.json), $hammer_f, $primed_f (pcp-window.json),
+# $selftest_f, $stc_f (selftest-charged.json), $audit_f (audit.json: the
+# audit scenario's per-trigger counts).
+# Output: one line per guest, in order: {refuse: null or one line saying
+# what is wrong and what to do, summary: {...}}. A refusal is not a
+# verdict: summarize.sh writes nothing.
 
 # A file's text as JSON: null when absent (""), "invalid" unless it is one
 # JSON object (a cut or partial file is not an absent one). (Not through
@@ -39,6 +44,12 @@ def selftest_scenarios: ["hammer", "fifo", "quiet", "audit", "rthog"];
 def hammer_scenarios: ["hammer", "fifo", "rthog"];
 def in($set): . as $x | any($set[]; . == $x);
 
+# judge: one guest's {refuse, summary}, from its inputs (above) as an object.
+def judge:
+  .oslat_f as $oslat_f | .refill_f as $refill_f | .analysis_f as $analysis_f | .quiet_f as $quiet_f
+| .hammer_f as $hammer_f | .primed_f as $primed_f | .selftest_f as $selftest_f | .stc_f as $stc_f
+| .audit_f as $audit_f | .status as $status | .dir as $dir | .reanalyze as $reanalyze
+|
 {"oslat.json": $oslat_f, "refill.json": $refill_f, "analysis.json": $analysis_f,
  "analysis-quiet.json": $quiet_f, "hammer.json": $hammer_f, "pcp-window.json": $primed_f,
  "selftest.json": $selftest_f, "selftest-charged.json": $stc_f, "audit.json": $audit_f}
@@ -267,4 +278,9 @@ def in($set): . as $x | any($set[]; . == $x);
          {planted: $selftest.planted, counted: $selftest.counted, pass: $selftest.pass,
           cpus: $selftest.cpus, verdict_check: $vcheck} end),
        cpus: $cpus,
-       audit: ($in["audit.json"] | one)}}
+       audit: ($in["audit.json"] | one)}};
+
+$ARGS.named as $a
+| range(0; $guests) as $i
+| $a | with_entries(select(.key | startswith("g\($i)_")) | .key |= ltrimstr("g\($i)_"))
+| judge

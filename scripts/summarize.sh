@@ -13,13 +13,15 @@
 # (default tracing/verdict-policy.json).
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/../common/cpulist.sh"
-. "$(dirname "$0")/lib/plugin.sh"
-. "$(dirname "$0")/lib/policy.sh"
-. "$(dirname "$0")/lib/runs.sh"
-. "$(dirname "$0")/lib/variants.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/lib/bench.sh"
+. "$here/../common/cpulist.sh"
+. "$here/lib/plugin.sh"
+. "$here/lib/policy.sh"
+. "$here/lib/runs.sh"
+. "$here/lib/variants.sh"
 need_cmd jq
 run=${1:?usage: summarize.sh RUNDIR}
 run=${run%/}
@@ -172,28 +174,36 @@ case $baseline in
 esac
 
 
-# judge_variant NAME: $tmp/v-NAME.json, {refuse, summary}, from one variant
-# directory (a variant listed in run.txt without one is a failed run).
-judge_variant() {
-	name=$1 d=$run/$1
-	status=$(cat "$d/$QC_STATUS" 2>/dev/null || echo missing)
-	[ "$status" != ok ] || check_run_inputs
+# judge_guests: $tmp/v-GUEST.json, {refuse, summary}, for each judged guest
+# (a variant listed in run.txt without a directory is a failed run), all
+# from one jq; judge_rc its exit status. When it stops at a guest (a value
+# no check foresaw), the guests before it have their file, the others not.
+judge_guests() {
 	set --
-	for spec in oslat_f:oslat.json refill_f:refill.json analysis_f:$QC_ANALYSIS.json \
-	            quiet_f:$QC_ANALYSIS-$QC_WINDOW_QUIET.json hammer_f:$QC_HAMMER_JSON \
-	            primed_f:pcp-window.json selftest_f:$QC_SELFTEST_JSON stc_f:$QC_SELFTEST_CHARGED.json \
-	            audit_f:$QC_AUDIT_JSON; do
-		f=$d/${spec#*:}
-		[ -f "$f" ] || f=/dev/null
-		set -- "$@" --rawfile "${spec%%:*}" "$f"
+	i=0
+	for name in $judged; do
+		d=$run/$name
+		status=$(cat "$d/$QC_STATUS" 2>/dev/null || echo missing)
+		[ "$status" != ok ] || check_run_inputs
+		for spec in oslat_f:oslat.json refill_f:refill.json analysis_f:$QC_ANALYSIS.json \
+		            quiet_f:$QC_ANALYSIS-$QC_WINDOW_QUIET.json hammer_f:$QC_HAMMER_JSON \
+		            primed_f:pcp-window.json selftest_f:$QC_SELFTEST_JSON stc_f:$QC_SELFTEST_CHARGED.json \
+		            audit_f:$QC_AUDIT_JSON; do
+			f=$d/${spec#*:}
+			[ -f "$f" ] || f=/dev/null
+			set -- "$@" --rawfile "g${i}_${spec%%:*}" "$f"
+		done
+		set -- "$@" --arg "g${i}_status" "$status" --arg "g${i}_dir" "$d" \
+			--arg "g${i}_reanalyze" "scripts/analyze.sh $d $isolated"
+		i=$((i + 1))
 	done
-	jq -n "$@" \
-		--arg status "$status" --arg scenario "$scenario" --arg dir "$d" \
-		--arg reanalyze "scripts/analyze.sh $d $isolated" \
+	judge_rc=0
+	jq -n "$@" --argjson guests "$i" --arg scenario "$scenario" \
 		--arg planter "$QC_PLANTER_FUNCTION" \
 		--argjson isolated "$iso_json" --argjson refill_cpus "$refill_json" \
 		--argjson policy "$policy" \
-		-c -f "$QC_ROOT/scripts/summarize-variant.jq" > "$tmp/v-$name.json"
+		-c -f "$QC_ROOT/scripts/summarize-variant.jq" > "$tmp/judged" || judge_rc=$?
+	awk -v names="$judged" -v dir="$tmp" 'BEGIN { split(names, g, " ") } { print > (dir "/v-" g[NR] ".json") }' "$tmp/judged"
 }
 
 # The allocator's cost: pft faults/s per run, each variant against the
@@ -210,13 +220,12 @@ alloc_bench() {
 		jq -r .faults_per_sec "$f" > "$b/$vo"
 	done
 	if [ -n "$(ls "$b")" ]; then
-		make -s -f "$QC_ROOT/bench/Makefile" BENCH_OUT="$tmp" "$tmp/welch" >/dev/null ||
-			die "bench/welch does not build"
+		welch=$(qc_welch "$tmp") || exit 1
 		for v in $variants; do
 			[ -f "$b/$v" ] || continue
 			stats='null'
 			if [ -f "$b/$baseline" ] && [ "$v" != "$baseline" ]; then
-				stats=$("$tmp/welch" --json "$b/$baseline" "$b/$v" 2>/dev/null || echo null)
+				stats=$("$welch" --json "$b/$baseline" "$b/$v" 2>/dev/null || echo null)
 			fi
 			out=$(echo "$out" | jq --arg v "$v" --arg base "$baseline" --argjson w "$stats" --rawfile s "$b/$v" '
 				($s | split("\n") | map(select(length > 0) | tonumber)) as $x
@@ -244,8 +253,10 @@ done
 [ "$run_inputs_checked" = yes ] || dc_json='[]'
 policy=$(jq -c --arg causes "$causes_name" --arg file "${policy_file#"$QC_ROOT"/}" --argjson dc "$dc_json" \
 	'{file: $file} + . + {drain_causes_file: $causes, drain_causes: $dc} | del(.about)' "$policy_file")
+judge_guests
 for g in $judged; do
-	judge_variant "$g"
+	# (jq stopped at this guest: its error is on stderr)
+	[ -f "$tmp/v-$g.json" ] || exit "$([ "$judge_rc" -ne 0 ] && echo "$judge_rc" || echo 1)"
 	# (compact, {"refuse":null,... when there is none: a jq only for one)
 	[ "$(head -c 15 "$tmp/v-$g.json")" = '{"refuse":null,' ] ||
 		refuse "$(jq -r '.refuse // "summarize-variant.jq gave no verdict"' "$tmp/v-$g.json")"

@@ -7,8 +7,9 @@
 # problem is, and FIX (what to do) when given, and exit 1.
 # run.txt (KIND run-txt) is read as an object of its "key: value" lines.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
 kind=${1:?usage: validate.sh KIND FILE [FIX]} file=${2:?usage: validate.sh KIND FILE [FIX]} fix=${3:-}
 schema=$QC_ROOT/docs/schemas/$kind.json
 [ -f "$schema" ] || die "no schema '$kind' in docs/schemas/: choose one of $(ls "$QC_ROOT/docs/schemas" | sed -n 's/\.json$//p' | tr '\n' ' ')"

@@ -157,55 +157,80 @@ head -c 300 "$fixture/wq/analysis.json" > "$r/wq/analysis.json"
 refused "a cut analysis.json is refused, not read as absent" "wq/analysis.json: is not JSON" "$r"
 
 # --- the order of the rule ------------------------------------------------
-r=$(fresh unprimed)
-edit "$r/wq/pcp-window.json" '.["1"] = 0'
-edit "$r/rcu/pcp-window.json" '.["2"] = 0'
-judged "FAIL is decided before UNPRIMED (wq CPU 1 unprimed and charged), UNPRIMED still found (rcu)" \
-	"wq=FAIL rcu=UNPRIMED spinlock=UNEXPOSED" "$r"
-r=$(fresh unexposed)
-edit "$r/wq/analysis.json" '.cpus["2"].exposure.drains = 10'
-edit "$r/rcu/analysis.json" '.cpus["1"].exposure.drains = 0'
-judged "FAIL is decided before UNEXPOSED; an oslat CPU no drain reached is UNEXPOSED" \
-	"wq=FAIL rcu=UNEXPOSED spinlock=UNEXPOSED" "$r"
-r=$(fresh no-probes)
-edit "$r/rcu/analysis.json" '.drains.probes = false | .cpus[].exposure = null'
-judged "a trace without exposure probes is UNEXPOSED, never PASS" "wq=FAIL rcu=UNEXPOSED spinlock=UNEXPOSED" "$r"
-r=$(fresh few)
-edit "$r/rcu/hammer.json" '.calls = 50 | .samples_kept = 50 | .samples_dropped = 0'
-edit "$r/spinlock/analysis.json" '.cpus["3"].exposure.drains = 100'
-edit "$r/spinlock/hammer.json" '.stalls = 1'
-judged "STALLED and TOO-FEW-DRAINS come last; exposure at the threshold is enough" \
-	"wq=FAIL rcu=TOO-FEW-DRAINS spinlock=STALLED" "$r"
+# Every case below is judged in one run, m: each case's guests are copies
+# of the fixture's, named VARIANT-CASE (qc_label's VARIANT-TAG form),
+# edited as the case says. summarize.sh judges each guest on its own, so
+# one call (~2 CPU-s) serves them all. (The fixture's own guests, whose
+# verdicts the cases do not change, are checked above.)
+m=$(fresh rule)
+rm -r "${m:?}/wq" "$m/rcu" "$m/spinlock"
+# case_guest CASE VARIANT: g, the case's copy of the fixture's VARIANT guest
+# in m, its analyses naming their own directory's traces (check-run.sh).
+case_guest() {
+	g=$m/$2-$1
+	cp -r "$fixture/$2" "$g"
+	sed -i "s|/$2/trace|/$2-$1/trace|g" "$g"/*.json
+}
+case_guest unprimed wq
+edit "$g/pcp-window.json" '.["1"] = 0'
+case_guest unprimed rcu
+edit "$g/pcp-window.json" '.["2"] = 0'
+case_guest unexposed wq
+edit "$g/analysis.json" '.cpus["2"].exposure.drains = 10'
+case_guest unexposed rcu
+edit "$g/analysis.json" '.cpus["1"].exposure.drains = 0'
+case_guest noprobes rcu
+edit "$g/analysis.json" '.drains.probes = false | .cpus[].exposure = null'
+case_guest few rcu
+edit "$g/hammer.json" '.calls = 50 | .samples_kept = 50 | .samples_dropped = 0'
+case_guest few spinlock
+edit "$g/analysis.json" '.cpus["3"].exposure.drains = 100'
+edit "$g/hammer.json" '.stalls = 1'
 # By cause: RCU forcing for a drain's grace period, a remote-type
 # interruption without a sender, and time alone (which decides nothing).
 indirect='.cpus["2"].origins |= (.classes.rcu_qs += 2 | .rcu_qs_by_grace_period.drain_requested = 2)'
 unknown='.cpus["3"].origins |= (.classes.unknown = 1 | .classes.remote = ([.classes.remote - 1, 0] | max)
 	| .unknown_by_cause = {"irq_vectors:reschedule": 1})'
-r=$(fresh indirect)
-edit "$r/rcu/analysis.json" "$indirect"
-edit "$r/spinlock/analysis.json" '.cpus["3"].exposure.drains = 100'
-edit "$r/spinlock/analysis.json" "$unknown"
-judged "RCU forcing for a grace period a drain requested: INDIRECT; a reschedule without a sender: INCONCLUSIVE" \
-	"wq=FAIL rcu=INDIRECT spinlock=INCONCLUSIVE" "$r"
-ktap_check "... rcu's indirect count and spinlock's unknown cause in the summary" \
-	test "$(jq -c '[.variants.rcu.indirect_total, .variants.rcu.verdict_cpus, .variants.spinlock.cpus["3"].unknown_by_cause]' "$r/summary.json")" = \
-	'[2,["2"],{"irq_vectors:reschedule":1}]'
-r=$(fresh order)
-edit "$r/wq/analysis.json" "$indirect | $unknown"
-edit "$r/rcu/analysis.json" "$unknown | .cpus[\"2\"].origins.rcu_qs_by_grace_period.drain_waited = 5"
-judged "FAIL before INDIRECT before INCONCLUSIVE; RCU forcing a drain only waited on (shared) is not charged" \
-	"wq=FAIL rcu=INCONCLUSIVE spinlock=UNEXPOSED" "$r"
+case_guest indirect rcu
+edit "$g/analysis.json" "$indirect"
+case_guest indirect spinlock
+edit "$g/analysis.json" '.cpus["3"].exposure.drains = 100'
+edit "$g/analysis.json" "$unknown"
+case_guest order wq
+edit "$g/analysis.json" "$indirect | $unknown"
+case_guest order rcu
+edit "$g/analysis.json" "$unknown | .cpus[\"2\"].origins.rcu_qs_by_grace_period.drain_waited = 5"
 inflight='.cpus["2"] |= (.interruptions += $n | .by_cause["timer:tick_sched_timer"] += $n
 	| .charged = $n | .charged_by_cause = {"timer:tick_sched_timer": $n}
 	| .charged_by_rule = {named: 0, in_flight: $n, rcu_tick: 0}
 	| .origins.classes.rcu_qs += $n | .origins.rcu_qs_by_grace_period.other += $n) | '"$resum"
-r=$(fresh coincidence)
-jq --argjson n 26 "$inflight" "$r/rcu/analysis.json" > "$r/x" && mv "$r/x" "$r/rcu/analysis.json"
-rm "$r/rcu/analysis-quiet.json"
-judged "26 ticks in flight during drains, another's grace period, no control: time alone charges nothing (PASS)" \
-	"wq=FAIL rcu=PASS spinlock=UNEXPOSED" "$r"
+case_guest coincidence rcu
+jq --argjson n 26 "$inflight" "$g/analysis.json" > "$g/x" && mv "$g/x" "$g/analysis.json"
+rm "$g/analysis-quiet.json"
+"$summarize" "$m" > "$scratch/out" 2>&1 || ktap_diag "summarize.sh refused the cases' run: $(cat "$scratch/out")"
+# case_verdicts DESCRIPTION "GUEST=VERDICT ...": those guests' verdicts in m.
+case_verdicts() {
+	got=$(for gv in $2; do jq -r --arg g "${gv%%=*}" '"\($g)=\(.variants[$g].verdict)"' "$m/summary.json" 2>/dev/null; done | paste -sd' ' -)
+	if [ "$got" = "$2" ]; then ktap_ok "$1"; else ktap_not_ok "$1"; ktap_diag "got: $got, want: $2"; fi
+}
+case_verdicts "FAIL is decided before UNPRIMED (wq CPU 1 unprimed and charged), UNPRIMED still found (rcu)" \
+	"wq-unprimed=FAIL rcu-unprimed=UNPRIMED"
+case_verdicts "FAIL is decided before UNEXPOSED; an oslat CPU no drain reached is UNEXPOSED" \
+	"wq-unexposed=FAIL rcu-unexposed=UNEXPOSED"
+case_verdicts "a trace without exposure probes is UNEXPOSED, never PASS" "rcu-noprobes=UNEXPOSED"
+case_verdicts "STALLED and TOO-FEW-DRAINS come last; exposure at the threshold is enough" \
+	"rcu-few=TOO-FEW-DRAINS spinlock-few=STALLED"
+case_verdicts "RCU forcing for a grace period a drain requested: INDIRECT; a reschedule without a sender: INCONCLUSIVE" \
+	"rcu-indirect=INDIRECT spinlock-indirect=INCONCLUSIVE"
+ktap_check "... rcu's indirect count and spinlock's unknown cause in the summary" \
+	test "$(jq -c '[.variants["rcu-indirect"].indirect_total, .variants["rcu-indirect"].verdict_cpus, .variants["spinlock-indirect"].cpus["3"].unknown_by_cause]' "$m/summary.json")" = \
+	'[2,["2"],{"irq_vectors:reschedule":1}]'
+case_verdicts "FAIL before INDIRECT before INCONCLUSIVE; RCU forcing a drain only waited on (shared) is not charged" \
+	"wq-order=FAIL rcu-order=INCONCLUSIVE"
+case_verdicts "26 ticks in flight during drains, another's grace period, no control: time alone charges nothing (PASS)" \
+	"rcu-coincidence=PASS"
 ktap_check "... the coincidences stay in the summary as a cross-check" \
-	test "$(jq -c '[.variants.rcu.coincidences_total, .variants.rcu.charged_total]' "$r/summary.json")" = '[26,0]'
+	test "$(jq -c '.variants["rcu-coincidence"] | [.coincidences_total, .charged_total]' "$m/summary.json")" = '[26,0]'
 r=$(fresh no-origins)
 edit "$r/rcu/analysis.json" 'del(.origin_probes, .cpus[].origins) | .origin_probes = {complete: false, missing: "qcsend:resched"}'
 refused "a trace without the send-side probes is refused, never judged by time" \

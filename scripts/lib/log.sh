@@ -3,7 +3,9 @@
 # Needs nothing; every host script sources it.
 # shellcheck shell=sh
 
-qc_prog=${qc_prog:-$(basename "$0" .sh)}
+# The script's name, as basename "$0" .sh gives it, without a process
+# (every script sources this file).
+if [ -z "${qc_prog:-}" ]; then qc_prog=${0##*/}; [ "$qc_prog" = .sh ] || qc_prog=${qc_prog%.sh}; fi
 
 info() { printf '[%s] %s\n' "$qc_prog" "$*" >&2; }
 warn() { printf '[%s] warning: %s\n' "$qc_prog" "$*" >&2; }

@@ -10,7 +10,6 @@ QC_ROOT=${QC_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 QC_HOME=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 QC_CACHE=${QC_CACHE:-${XDG_CACHE_HOME:-$QC_HOME/.cache}/quietcore}
 QC_ARCH=x86_64
-QC_JOBS=${QC_JOBS:-$(nproc 2>/dev/null || echo 2)}
 # Where Debian's linux-source-* packages put their tarballs.
 QC_SRC=${QC_SRC:-/usr/src}
 

@@ -10,7 +10,29 @@ qc_registry() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$QC_SERIES"; }
 qc_variants() { qc_registry | awk '{ print $1 }'; }
 # qc_variant_field VARIANT N: word N of VARIANT's line; fails for an
 # unknown variant.
+# The registry is read in the shell, a line at a time, with no process:
+# the checks of one variant look up half a dozen fields, and every entry
+# point checks its variants. A registry that cannot be read goes the
+# general way (sed and awk), which says why.
 qc_variant_field() {
+	case $2 in [1-9]) ;; *) qc_variant_field_awk "$@"; return ;; esac
+	[ -r "$QC_SERIES" ] && [ ! -d "$QC_SERIES" ] || { qc_variant_field_awk "$@"; return; }
+	_vf_v=$1 _vf_n=$2 _vf_f=
+	case $- in *f*) _vf_glob=off ;; *) _vf_glob=on; set -f ;; esac
+	while IFS= read -r _vf_l || [ -n "$_vf_l" ]; do
+		# (awk's fields: split at blanks; the comment cut as sed cuts it)
+		# shellcheck disable=SC2086 # split into fields on purpose (no glob)
+		set -- ${_vf_l%%#*}
+		[ $# -gt 0 ] && [ "$1" = "$_vf_v" ] || continue
+		[ "$_vf_n" -gt $# ] || eval "_vf_f=\${$_vf_n}"
+		[ "$_vf_glob" = off ] || set +f
+		printf '%s\n' "$_vf_f"
+		return 0
+	done < "$QC_SERIES"
+	[ "$_vf_glob" = off ] || set +f
+	return 1
+}
+qc_variant_field_awk() {
 	qc_registry | awk -v v="$1" -v n="$2" '$1 == v { print $n; found = 1; exit } END { exit !found }'
 }
 qc_variant_base() { qc_variant_field "$1" 2; }
@@ -21,7 +43,8 @@ qc_variant_tree() { qc_variant_field "$1" 3; }
 # if there is one: what that kernel needs on top in the flavour (the RT
 # fragment's RT lock debugging, guest-6.12-rt-debug.config).
 qc_variant_configs() {
-	_frags=$(qc_variant_field "$1" 4 | tr ',' ' ')
+	_frags=$(qc_variant_field "$1" 4)
+	while :; do case $_frags in *,*) _frags="${_frags%%,*} ${_frags#*,}" ;; *) break ;; esac; done
 	for _f in $_frags ${2:+$2.config}; do
 		echo "$QC_ROOT/configs/$_f"
 	done
