@@ -67,7 +67,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 53
+ktap_plan 55
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -196,6 +196,20 @@ edit "$g/analysis.json" "$indirect"
 case_guest indirect spinlock
 edit "$g/analysis.json" '.cpus["3"].exposure.drains = 100'
 edit "$g/analysis.json" "$unknown"
+# A lock hand-off (on RT: the drain's unlock woke a task that blocked on
+# its lock): counted apart. Alone it is CONTENDED, decided after INDIRECT
+# and before UNEXPOSED; beside a drain send that is no hand-off, FAIL.
+# sent: one more reschedule IPI on CPU C, sent by the drain.
+sent='.cpus[$c] |= (.interruptions += 1 | .by_cause["irq_vectors:reschedule"] += 1
+	| .origins |= (.classes.remote += 1 | .drain += 1 | .drain_by_cause["irq_vectors:reschedule"] += 1))'
+handoff="def sent(\$c): $sent; sent(\"2\") | .cpus[\"2\"].origins |= (.drain_handoff += 1
+	| .drain_handoff_by_cause[\"irq_vectors:reschedule\"] += 1)"
+case_guest handoff spinlock
+edit "$g/analysis.json" "$handoff"
+case_guest handoff rcu
+edit "$g/analysis.json" "$handoff | $indirect"
+case_guest mixed spinlock
+edit "$g/analysis.json" "$handoff | def sent(\$c): $sent; sent(\"3\")"
 case_guest order wq
 edit "$g/analysis.json" "$indirect | $unknown"
 case_guest order rcu
@@ -225,6 +239,11 @@ case_verdicts "RCU forcing for a grace period a drain requested: INDIRECT; a res
 ktap_check "... rcu's indirect count and spinlock's unknown cause in the summary" \
 	test "$(jq -c '[.variants["rcu-indirect"].indirect_total, .variants["rcu-indirect"].verdict_cpus, .variants["spinlock-indirect"].cpus["3"].unknown_by_cause]' "$m/summary.json")" = \
 	'[2,["2"],{"irq_vectors:reschedule":1}]'
+case_verdicts "a lock hand-off alone: CONTENDED, before UNEXPOSED; after INDIRECT; beside another drain send: FAIL" \
+	"spinlock-handoff=CONTENDED rcu-handoff=INDIRECT spinlock-mixed=FAIL"
+ktap_check "... the hand-offs in the summary, apart from and within the drain's sends" \
+	test "$(jq -c '[.variants["spinlock-handoff"] | .handoff_total, .charged_total, .verdict_cpus] + [.variants["spinlock-mixed"] | .handoff_total, .charged_total, .verdict_cpus]' "$m/summary.json")" = \
+	'[1,1,["2"],1,2,["3"]]'
 case_verdicts "FAIL before INDIRECT before INCONCLUSIVE; RCU forcing a drain only waited on (shared) is not charged" \
 	"wq-order=FAIL rcu-order=INCONCLUSIVE"
 case_verdicts "26 ticks in flight during drains, another's grace period, no control: time alone charges nothing (PASS)" \
