@@ -24,6 +24,12 @@ for d in "$new"/*/; do
 	rm -f "$d$QC_ANALYSIS".* "$d$QC_ANALYSIS-$QC_WINDOW_QUIET".* "$d$QC_SELFTEST_JSON" \
 		"$d$QC_SELFTEST_ANALYSIS".* "$d$QC_SELFTEST_CHARGED".* "$d$QC_SELFTEST_CAUSES" "$d$QC_AUDIT_JSON"
 done
+# A kept run's plugin counts are compressed (make keep): the copy reads
+# them whole again, as its run wrote them.
+for z in "$new"/*/"$QC_COST_FILE".gz; do
+	[ -f "$z" ] || continue
+	gzip -dc "$z" > "${z%.gz}" && rm "$z" || die "cannot decompress $z: is the kept run whole? (git checkout $run)"
+done
 isolated=$(qc_kv "$new/$QC_RUN_TXT" isolated)
 # Each guest that ran to the end and traced a window, as run.sh does;
 # the run's status as compare.sh settles it, from its guests'.

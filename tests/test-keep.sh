@@ -18,7 +18,7 @@ cp "$root/results/.gitignore" "$root/results/README.md" "$QC_RESULTS/"
 keep=$root/scripts/keep.sh
 
 ktap_require jq gnuplot git gzip
-ktap_plan 21
+ktap_plan 22
 
 # fake ID: a run of the fixture with what keep drops, in $QC_RESULTS/ID.
 fake() {
@@ -67,6 +67,10 @@ ktap_check "... the audit's per-sub-window analyses and the logs are out" \
 	test ! -e "$r/wq/audit" -a ! -e "$r/wq/console.log" -a ! -e "$r/wq/qemu.err"
 ktap_check "... alloc-cost.jsonl is compressed, whole" \
 	test ! -e "$r/wq-cost/alloc-cost.jsonl" -a "$(gzip -dc "$r/wq-cost/alloc-cost.jsonl.gz" 2>/dev/null | wc -l)" = 2
+"$root/scripts/reanalyze.sh" "$r" >/dev/null 2>&1 || true
+ktap_check "... and a re-analysis of the kept run reads it decompressed, whole" \
+	test "$(cat "$r"-reanalyzed-*/wq-cost/alloc-cost.jsonl 2>/dev/null | wc -l)" = 2 -a ! -e "$(ls -d "$r"-reanalyzed-* | head -n1)/wq-cost/alloc-cost.jsonl.gz"
+rm -rf "$r"-reanalyzed-*
 ktap_check "... its summary, run.txt and each guest's JSON stay" \
 	test -s "$r/summary.json" -a -s "$r/run.txt" -a -s "$r/wq/analysis.json" -a -s "$r/wq/hammer.json"
 ktap_check "... results/.gitignore names it once" test "$(grep -cxF '!/20990101-000000/' "$QC_RESULTS/.gitignore")" = 1
