@@ -135,11 +135,18 @@ out=$QC_RESULTS/$run_id/$label
 [ ! -e "$out" ] || die "$out already exists: results are never overwritten, start a new run"
 mkdir -p "$out"
 qc_status_begin "$out/$QC_STATUS"
-# (Unless its judging, at the end, has settled it already.)
-[ "$own_run" = no ] ||
-	trap '[ -e "$QC_RESULTS/$run_id/$QC_STATUS" ] || cp "$out/$QC_STATUS" "$QC_RESULTS/$run_id/$QC_STATUS"' EXIT
-
-initrd=$bdir/qc-initramfs.cpio
+# This run's own initramfs, beside the build: two runs on one build (two
+# checkouts sharing a cache, a helper's worktree) must not boot each
+# other's guest-init, nor one half-written. Gone when the run ends.
+initrd=$bdir/qc-initramfs.$$.cpio
+on_exit() {
+	rm -f "$initrd"
+	# A run of its own gets its guest's status, unless its judging, at
+	# the end, has settled it already.
+	[ "$own_run" = no ] || [ -e "$QC_RESULTS/$run_id/$QC_STATUS" ] ||
+		cp "$out/$QC_STATUS" "$QC_RESULTS/$run_id/$QC_STATUS"
+}
+trap on_exit EXIT
 "$QC_ROOT/scripts/initramfs.sh" --build "$bdir" ${guest_script:+--extra "$guest_script"} "$initrd"
 accel=$("$QC_ROOT/scripts/accel.sh" "$bdir/arch/x86/boot/bzImage" "$initrd")
 plugin=
