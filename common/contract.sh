@@ -47,6 +47,9 @@
 # "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on), and
 # one that needs a guest other than the default says so on a "# qc-guest:"
 # line (scripts/lib/inputs.sh qc_guest_of reads it; audit: 5 vCPUs, two nodes).
+# The rthog hog's defaults, read by the guest's scenario and by the host's
+# check of the settings before anything boots (inputs.sh qc_check_rthog).
+QC_RTHOG_DEFAULT_PRIO=10 QC_RTHOG_DEFAULT_PERIOD_MS=1200 QC_RTHOG_DEFAULT_SPIN_MS=900
 QC_GUEST_PARAMS="scenario duration isolated housekeeping probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
 QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
 

@@ -28,7 +28,8 @@ fi
 case $QC_RTHOG_CPU in ''|*[!0-9]*) qc_say "rthog CPU '$QC_RTHOG_CPU' is not a CPU number"; exit 2 ;; esac
 [ $((refill_mask >> QC_RTHOG_CPU & 1)) -eq 1 ] ||
 	{ qc_say "rthog CPU $QC_RTHOG_CPU is not a refill CPU ($QC_REFILL_CPUS): the hog must preempt refill"; exit 2; }
-: "${QC_RTHOG_PRIO:=10}" "${QC_RTHOG_PERIOD_MS:=1200}" "${QC_RTHOG_SPIN_MS:=900}"
+: "${QC_RTHOG_PRIO:=$QC_RTHOG_DEFAULT_PRIO}" "${QC_RTHOG_PERIOD_MS:=$QC_RTHOG_DEFAULT_PERIOD_MS}" \
+	"${QC_RTHOG_SPIN_MS:=$QC_RTHOG_DEFAULT_SPIN_MS}"
 # refill every 1 ms (not 20): under TCG a refill of 64 pages takes longer
 # than that, so refill spends most of its time refilling (64-73% in the
 # measured runs, refill.json's refill_total_us over duration) and a

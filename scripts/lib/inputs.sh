@@ -102,10 +102,10 @@ qc_refill_cpus() {
 # among PARAMS (run.sh's " qc.KEY=VALUE" words), checked before anything
 # boots: its CPU must be a refill CPU (the hog is there to preempt
 # refill), its priority 1-99, its spin shorter than its period (the
-# guest's defaults: guest-init/scenarios/rthog.sh). Dies on a bad one.
+# defaults: common/contract.sh). Dies on a bad one.
 qc_check_rthog() {
 	[ -n "$1" ] || die "scenario rthog needs a refill CPU for its hog: give --refill auto or a list, not none"
-	_cpu= _prio=10 _period=1200 _spin=900
+	_cpu= _prio=$QC_RTHOG_DEFAULT_PRIO _period=$QC_RTHOG_DEFAULT_PERIOD_MS _spin=$QC_RTHOG_DEFAULT_SPIN_MS
 	for _p in $2; do
 		case $_p in
 		qc.rthog_cpu=*) _cpu=${_p#*=} ;;
