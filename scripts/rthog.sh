@@ -16,9 +16,10 @@
 # missing or cut input, a trace instance that lost events or holds none,
 # a drainer contention still open when the trace stopped.
 set -eu
-. "$(dirname "$0")/lib/paths.sh"
-. "$(dirname "$0")/lib/log.sh"
-. "$(dirname "$0")/../common/cpulist.sh"
+here=$(dirname "$0")
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/../common/cpulist.sh"
 dir=${1:?usage: rthog.sh DIR ISOLATED} iso=${2:?usage: rthog.sh DIR ISOLATED}
 dir=${dir%/}
 qc_cpulist_valid "$iso" || die "isolated CPU list '$iso' is not a CPU list like 1-3"
