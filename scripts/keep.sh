@@ -10,7 +10,8 @@
 #      (trace*.dat; --traces keeps them, for the one compare and one audit
 #      a user should be able to open in KernelShark without running
 #      anything), the audit's per-sub-window analyses (<guest>/audit/,
-#      summed in audit.json), the logs (*.log, qemu.err) and the raw
+#      summed in audit.json), the logs (*.log, qemu.err; a stress run
+#      keeps its console.log, the evidence it had no splat) and the raw
 #      plugin counts (alloc-cost.jsonl, kept compressed as .jsonl.gz);
 #   3. is named in results/.gitignore ("!/<run-id>/"), so git sees it;
 #   4. gets one line in results/README.md: its id, its report and NOTE,
@@ -20,6 +21,7 @@ set -eu
 here=$(dirname "$0")
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
+. "$here/lib/runs.sh"
 
 usage="usage: scripts/keep.sh [--traces] RUNDIR NOTE (make keep RUN=results/<run-id> NOTE=\"what it shows\" [TRACES=1])"
 traces=no
@@ -48,7 +50,9 @@ why=$("$QC_ROOT/scripts/report.sh" "$run" 2>&1 >/dev/null) ||
 dropped=$(cd "$run" && {
 	[ "$traces" = yes ] || find . -name 'trace*.dat'
 	find . -path './*/audit' -type d
-	find . \( -name '*.log' -o -name "$QC_QEMU_ERR" -o -name '.results.img' \) -type f
+	# (a stress run keeps its consoles: they are its evidence, no splat)
+	find . \( -name '*.log' -o -name "$QC_QEMU_ERR" -o -name '.results.img' \) -type f |
+		if [ "$(qc_kv "$run/$QC_RUN_TXT" scenario)" = stress ]; then grep -v "/$QC_CONSOLE\$"; else cat; fi
 } | sed 's|^\./||' | sort)
 aside=$QC_CACHE/dropped/$id
 for f in $dropped; do

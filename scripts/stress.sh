@@ -4,7 +4,8 @@
 # PROVE_RCU, DEBUG_VM, DEBUG_LIST...) runs the "stress" scenario for S
 # seconds (default 300), the variants patches/series marks "default" unless
 # --variants names others; run.sh fails a variant on any splat in its
-# console. Logs land in results/<run-id>/<variant>-debug/.
+# console. Logs land in results/<run-id>/<variant>-debug/, with the run's
+# summary and report.
 set -eu
 here=$(dirname "$0")
 . "$here/lib/paths.sh"
@@ -54,4 +55,9 @@ done
 [ -z "$failed" ] ||
 	die "stress failed for$failed: see $run/<variant>-$QC_FLAVOUR_DEBUG/"
 echo ok > "$QC_STATUS_FILE"
-info "no splat in any variant; logs in $QC_RESULTS/$run_id"
+# A summary and a report like every run's (NO-TRACE: the stress traces no
+# window; the report names the drains and the phases each debug kernel
+# went through), so that a stress run can be kept (make keep).
+"$QC_ROOT/scripts/summarize.sh" "$run" >/dev/null
+"$QC_ROOT/scripts/report.sh" "$run" >/dev/null
+info "no splat in any variant; logs and report in $QC_RESULTS/$run_id"

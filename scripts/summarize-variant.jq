@@ -12,7 +12,8 @@
 # file's text, "" when absent: $oslat_f, $refill_f, $analysis_f, $quiet_f
 # (analysis-quiet.json), $hammer_f, $primed_f (pcp-window.json),
 # $selftest_f, $stc_f (selftest-charged.json), $audit_f (audit.json: the
-# audit scenario's per-trigger counts).
+# audit scenario's per-trigger counts), $stress_f (the stress scenario's
+# phases, QC_STRESS_PHASES: text, one phase's outcome a line).
 # Output: one line per guest, in order: {refuse: null or one line saying
 # what is wrong and what to do, summary: {...}}. A refusal is not a
 # verdict: summarize.sh writes nothing.
@@ -48,7 +49,7 @@ def in($set): . as $x | any($set[]; . == $x);
 def judge:
   .oslat_f as $oslat_f | .refill_f as $refill_f | .analysis_f as $analysis_f | .quiet_f as $quiet_f
 | .hammer_f as $hammer_f | .primed_f as $primed_f | .selftest_f as $selftest_f | .stc_f as $stc_f
-| .audit_f as $audit_f | .status as $status | .dir as $dir | .reanalyze as $reanalyze
+| .audit_f as $audit_f | .stress_f as $stress_f | .status as $status | .dir as $dir | .reanalyze as $reanalyze
 |
 {"oslat.json": $oslat_f, "refill.json": $refill_f, "analysis.json": $analysis_f,
  "analysis-quiet.json": $quiet_f, "hammer.json": $hammer_f, "pcp-window.json": $primed_f,
@@ -278,7 +279,12 @@ def judge:
          {planted: $selftest.planted, counted: $selftest.counted, pass: $selftest.pass,
           cpus: $selftest.cpus, verdict_check: $vcheck} end),
        cpus: $cpus,
-       audit: ($in["audit.json"] | one)}};
+       audit: ($in["audit.json"] | one),
+       # The stress scenario's phases, as its guest wrote them: what the
+       # debug kernel went through while run.sh found no splat in its
+       # console (a splat fails the run: FAILED-RUN).
+       stress: (if $stress_f == "" then null
+                else {phases: ($stress_f | split("\n") | map(select(length > 0)))} end)}};
 
 $ARGS.named as $a
 | range(0; $guests) as $i

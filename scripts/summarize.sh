@@ -188,7 +188,7 @@ judge_guests() {
 		for spec in oslat_f:oslat.json refill_f:refill.json analysis_f:$QC_ANALYSIS.json \
 		            quiet_f:$QC_ANALYSIS-$QC_WINDOW_QUIET.json hammer_f:$QC_HAMMER_JSON \
 		            primed_f:pcp-window.json selftest_f:$QC_SELFTEST_JSON stc_f:$QC_SELFTEST_CHARGED.json \
-		            audit_f:$QC_AUDIT_JSON; do
+		            audit_f:$QC_AUDIT_JSON stress_f:$QC_STRESS_PHASES; do
 			f=$d/${spec#*:}
 			[ -f "$f" ] || f=/dev/null
 			set -- "$@" --rawfile "g${i}_${spec%%:*}" "$f"

@@ -18,7 +18,7 @@ cp "$root/results/.gitignore" "$root/results/README.md" "$QC_RESULTS/"
 keep=$root/scripts/keep.sh
 
 ktap_require jq gnuplot git gzip
-ktap_plan 22
+ktap_plan 24
 
 # fake ID: a run of the fixture with what keep drops, in $QC_RESULTS/ID.
 fake() {
@@ -91,4 +91,18 @@ ktap_check "make keep ... TRACES=1 keeps the traces" \
 		test -f '$QC_RESULTS/20990101-000003/wq/trace.dat' -a ! -e '$QC_RESULTS/20990101-000003/wq/console.log'"
 ktap_check "... and its README.md line says so, with the note's quotes" \
 	grep -qF '[20990101-000003](20990101-000003/report.md) (with traces): with "traces"' "$QC_RESULTS/README.md"
+
+# A stress run (the stress fixture, summarized as stress.sh does) keeps
+# its consoles, the evidence that its debug kernels had no splat, and its
+# report names the phases each went through.
+s=$QC_RESULTS/20990101-000004
+cp -r "$root/tests/fixtures/stress-run" "$s"
+echo console > "$s/rcu-debug/console.log" && echo dmesg > "$s/rcu-debug/dmesg.log"
+printf 'phase 1\nmovable cycle 1: zone emptied: yes\n' > "$s/rcu-debug/stress-phases.txt"
+"$root/scripts/summarize.sh" "$s" >/dev/null 2>&1
+ktap_check "make keep keeps a summarized stress run, its console.log with it" \
+	sh -c "make -s -C '$root' keep RUN='$s' NOTE='stress' 2>'$scratch/err' &&
+		test -s '$s/rcu-debug/console.log' -a ! -e '$s/rcu-debug/dmesg.log'"
+ktap_check "... and its report names the phases" \
+	sh -c "tr '\\n' ' ' < '$s/report.md' | grep -qF 'Its phases: phase 1; movable cycle 1: zone emptied: yes'"
 ktap_finish

@@ -67,7 +67,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 55
+ktap_plan 56
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -290,8 +290,12 @@ judged "a failed or missing variant is FAILED-RUN and the rest is still judged" 
 # benchmark).
 r=$scratch/stress
 cp -r "$root/tests/fixtures/stress-run" "$r"
+printf 'phase 1\nmemory offline/online: memory9 ok\n' > "$r/rcu-debug/stress-phases.txt"
 judged "a stress run is judged from its <variant>-debug directories" \
 	"wq-debug=NO-TRACE rcu-debug=NO-TRACE spinlock-debug=NO-TRACE" "$r"
+ktap_check "... with the phases a guest wrote, line by line, and none where it wrote none" \
+	test "$(jq -c '[.variants[].stress]' "$r/summary.json")" = \
+	'[null,{"phases":["phase 1","memory offline/online: memory9 ok"]},null]' 
 ktap_check "... with each one's drain calls from its hammer.json" \
 	test "$(jq -c '[.variants[].drain.calls]' "$r/summary.json")" = \
 	"[$(for v in wq rcu spinlock; do jq .calls "$r/$v-debug/hammer.json"; done | paste -sd, -)]"

@@ -90,6 +90,11 @@ def headline_old($root):
 			"drain_all_pages() calls (the policy needs ≥ \($root.policy.min_drain_calls))")
 	elif .verdict == "AUDIT" then ("the audit scenario is judged per trigger, not by the drain rule: see the Isolation " +
 		"audit section")
+	elif .verdict == "NO-TRACE" and .stress != null then
+		("the `stress` scenario traces no window (no interruption was counted): it is the debug " +
+			"kernel's correctness run, \(.drain.calls // 0) drain_all_pages() calls (the longest " +
+			"\(.drain.max_us | us) µs) with no splat in its console (scripts/splats.sh; a splat " +
+			"fails the run). Its phases: \(.stress.phases | join("; "))")
 	elif .verdict == "NO-TRACE" then "the `\($root.run.scenario)` scenario traces no window: no interruption was counted"
 	elif .verdict == "FAILED-RUN" then "the variant's run did not finish: status \(.status | code)"
 	else "see the tables below" end;
