@@ -5,7 +5,7 @@
 # guest really booted under it. The answer is cached per machine;
 # QC_ACCEL=tcg|kvm overrides it.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 

@@ -9,7 +9,7 @@
 # directory; refuses (one line, non-zero) one whose files do not match.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/lib/bench.sh"

@@ -18,7 +18,7 @@
 # pass's .txt and .err files, to show why), DIR/status says "failed: ..."
 # and the exit is non-zero.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/lib/policy.sh"

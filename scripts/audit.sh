@@ -33,7 +33,7 @@
 # fired them from (DIR/audit-triggers.list, its copy of the variant's
 # tracing/probes/<audit>.list).
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 dir=${1:?usage: audit.sh DIR ISOLATED} iso=${2:?usage: audit.sh DIR ISOLATED}

@@ -14,7 +14,7 @@
 # (QEMU's -plugin SO,ARGS); QEMU's own exit status then counts too, since
 # a plugin reports its refusal through it.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/../common/cpulist.sh"

@@ -8,7 +8,7 @@
 # and the project's guest module. make and ccache rebuild only what changed.
 # Prints the build directory on success.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/lib/plugin.sh"

@@ -16,7 +16,7 @@
 # file, the problem and the fix, and exit 1. Writes nothing.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/../common/cpulist.sh"
@@ -49,18 +49,20 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # What each guest was told, one awk for them all: "GUEST SMP ISOLATED
 # REFILL SCENARIO" (its vCPUs and qc.* parameters; "-" for none).
+# (the files as awk's arguments, gathered in the shell: no process)
+set --
 for d in "$run"/*/; do
-	[ -f "$d$QC_BOOT_PARAMS" ] && [ "$d" != "$run/$QC_PLOTS/" ] && echo "$d$QC_BOOT_PARAMS"
-done > "$tmp/bp"
-[ -s "$tmp/bp" ] || : > "$tmp/told"
-[ ! -s "$tmp/bp" ] || tr '\n' '\0' < "$tmp/bp" | xargs -0 awk '
+	[ -f "$d$QC_BOOT_PARAMS" ] && [ "$d" != "$run/$QC_PLOTS/" ] && set -- "$@" "$d$QC_BOOT_PARAMS"
+done
+: > "$tmp/told"
+[ $# -eq 0 ] || awk '
 	FNR == 1 { if (f != "") out(); f = FILENAME; smp = ""; seen = 0; delete p }
 	/^smp:/ && smp == "" { smp = $2 }
 	/^kernel_cmdline:/ && !seen { seen = 1; for (i = 2; i <= NF; i++) { n = index($i, "="); if (n) p[substr($i, 1, n - 1)] = substr($i, n + 1) } }
 	function d(x) { return x == "" ? "-" : x }
 	function out(  g) { g = f; sub(/\/[^\/]*$/, "", g); sub(/.*\//, "", g)
 		print g, d(smp), d(p["qc.isolated"]), d(p["qc.refill"]), d(p["qc.scenario"]) }
-	END { if (f != "") out() }' > "$tmp/told"
+	END { if (f != "") out() }' "$@" > "$tmp/told"
 judged=
 while read -r g smp t_iso t_refill t_scen; do
 	bp=$run/$g/$QC_BOOT_PARAMS
@@ -120,9 +122,10 @@ one_by_one() {
 }
 # selftest-planted.txt of each judged guest as {"GUEST": {"CPU": planted}}
 # ("KIND CPU K" lines; null when a line is not one), one awk for them all.
-for g in $judged; do [ ! -f "$run/$g/$QC_PLANTED" ] || echo "$run/$g/$QC_PLANTED"; done > "$tmp/planted"
+set --
+for g in $judged; do [ ! -f "$run/$g/$QC_PLANTED" ] || set -- "$@" "$run/$g/$QC_PLANTED"; done
 planted='{}'
-[ ! -s "$tmp/planted" ] || planted=$(tr '\n' '\0' < "$tmp/planted" | xargs -0 awk '
+[ $# -eq 0 ] || planted=$(awk '
 	function out(  s, c, sep) { g = f; sub(/\/[^\/]*$/, "", g); sub(/.*\//, "", g)
 		if (bad) s = "null"; else { s = "{"; for (c in n) { s = s sep "\"" c "\": " n[c]; sep = ", " } s = s "}" }
 		printf "%s\"%s\": %s", gsep, g, s; gsep = ", " }
@@ -131,19 +134,22 @@ planted='{}'
 	NF != 3 || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ { bad = 1 }
 	{ n[$2] += $3 }
 	BEGIN { printf "{" }
-	END { if (f != "") out(); print "}" }')
+	END { if (f != "") out(); print "}" }' "$@")
 
 # Every file in two jq (a run is judged often, and each jq costs a
 # start): each file wrapped as {"i": its line in the list, "t": its text},
 # in one awk. A cut or doubled file breaks the wrapper's nesting and jq
 # stops; that, or a duplicate key, and each file alone names the culprit.
 while read -r kind f; do [ -s "$f" ] || one_by_one "$f is empty"; done < "$tmp/files"
+# (the guests' files, all but the first line's run.txt: awk's arguments)
+set --
+while read -r kind f; do [ "$kind" = run-txt ] || set -- "$@" "$f"; done < "$tmp/files"
 {
 	printf '{"i": 0, "t": '
 	awk -f "$QC_ROOT/scripts/run-txt.awk" "$runtxt"
 	printf '}\n'
-	sed 1d "$tmp/files" | cut -d' ' -f2- | tr '\n' '\0' | xargs -0 -r awk '
-		FNR == 1 { if (n) print "}"; printf "{\"i\": %d, \"t\": ", ++n } { print } END { if (n) print "}" }'
+	[ $# -eq 0 ] || awk '
+		FNR == 1 { if (n) print "}"; printf "{\"i\": %d, \"t\": ", ++n } { print } END { if (n) print "}" }' "$@"
 } > "$tmp/docs"
 dup=$(jq -n -r --stream -L "$QC_ROOT/scripts" 'include "validate"; duplicate(inputs) // "none"' "$tmp/docs" 2>&1) ||
 	dup=error

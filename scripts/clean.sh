@@ -2,7 +2,7 @@
 # clean.sh [--all]: remove build outputs from the cache (the pristine tree,
 # patched trees and ccache stay unless --all). results/ is never touched.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 info "removing $QC_CACHE/build and $QC_CACHE/initramfs"

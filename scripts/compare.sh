@@ -3,7 +3,7 @@
 # variant in one run (same machine, same accelerator, back to back), then
 # summarize and print the comparison. One results/<run-id>/ per call.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/../common/cpulist.sh"

@@ -9,7 +9,7 @@
 # /qc/custom.sh) is a second newc archive appended to it: Linux unpacks
 # concatenated archives in order.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/lib/guest-cc.sh"

@@ -18,7 +18,7 @@
 #      what it shows.
 # Then `git add` it (the command is printed). Nothing is committed here.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/lib/runs.sh"

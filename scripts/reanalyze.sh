@@ -7,7 +7,7 @@
 # outputs of an earlier pass; each step fails closed as it does in a
 # fresh run, so a refusal leaves the copy with its status saying why.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/lib/runs.sh"

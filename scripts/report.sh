@@ -19,7 +19,7 @@
 # report an earlier pass left, and the run's status says failed.
 # shellcheck disable=SC2016,SC2154 # jq programs are single-quoted on purpose; $tmp/vars sets the plots' variables
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 lib=$QC_ROOT/scripts/report

@@ -16,7 +16,7 @@
 # missing or cut input, a trace instance that lost events or holds none,
 # a drainer contention still open when the trace stopped.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/../common/cpulist.sh"

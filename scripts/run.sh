@@ -2,7 +2,7 @@
 # run.sh: build (if needed) and boot one variant, run one scenario in it, and
 # keep everything under results/<run-id>/<variant>/.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/../common/cpulist.sh"

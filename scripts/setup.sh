@@ -4,7 +4,7 @@
 # ordinary user.
 set -eu
 qc_prog=setup
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/lib/plugin.sh"

@@ -7,7 +7,7 @@
 # console. Logs land in results/<run-id>/<variant>-debug/, with the run's
 # summary and report.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/../common/cpulist.sh"

@@ -13,7 +13,7 @@
 # (default tracing/verdict-policy.json).
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/lib/bench.sh"
@@ -37,7 +37,7 @@ exec 3>&2 2>"$err"
 finish() {
 	rc=$?
 	exec 2>&3
-	if [ $rc -eq 0 ]; then cat "$err" >&2; rm -rf "$tmp"; exit 0; fi
+	if [ $rc -eq 0 ]; then [ ! -s "$err" ] || cat "$err" >&2; rm -rf "$tmp"; exit 0; fi
 	why=$(sed -n 's/^quietcore: error: //p' "$err" | head -n1)
 	[ -n "$why" ] || why="summarize.sh stopped (exit $rc) on this run's inputs: $(grep . "$err" | head -n1); check them with scripts/check-run.sh $run"
 	rm -rf "${tmp:?}" "${run:?}/$QC_SUMMARY" "${run:?}/$QC_SUMMARY.tmp"
@@ -64,23 +64,36 @@ rm -f "$run/$QC_SUMMARY.tmp"
 policy_file=$QC_POLICY
 [ -f "$policy_file" ] ||
 	refuse "the verdict policy $policy_file is missing: restore it (git checkout tracing/verdict-policy.json)"
-baseline_rule=$(jq -er 'select((.rule == "origins")
+# (one jq: the policy's check, its baseline and its drain-cause list's name)
+pol=$(jq -er 'select((.rule == "origins")
 	and (.drain_functions | type == "array" and length > 0 and all(type == "string" and test("^[A-Za-z0-9_.]+$")))
 	and (.drain_causes_file | type == "string")
 	and (.min_drain_calls | type == "number")
 	and (.min_exposure.refill | type == "number") and (.min_exposure.oslat | type == "number")
 	and (.exposure_scenarios | type == "array") and (.baseline | type == "string")
-	and (.verdicts | type == "array" and all(.name and .class and .sentence))) | .baseline' \
+	and (.verdicts | type == "array" and all(.name and .class and .sentence))) | .baseline, .drain_causes_file' \
 	"$policy_file" 2>/dev/null) ||
 	refuse "$policy_file is not a verdict policy (needs rule \"origins\", drain_functions, drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, exposure_scenarios, baseline, verdicts): restore it from git"
-causes_file=$(qc_drain_causes_file) || exit 1
+baseline_rule=${pol%%
+*} causes_rel=${pol#*
+}
+# (as lib/policy.sh's qc_drain_causes_file, without its jq)
+[ -n "${QC_DRAIN_CAUSES:-}" ] || [ -n "$causes_rel" ] ||
+	refuse "the verdict policy $QC_POLICY is missing or names no drain_causes_file: restore it (git checkout tracing/verdict-policy.json)"
+causes_file=${QC_DRAIN_CAUSES:-$QC_ROOT/$causes_rel}
 
 # drain_causes: the list's patterns as a JSON array, read as qc-analyze
 # reads them (blanks trimmed, '#' lines and empty lines dropped), so that
 # the analysis's recorded patterns can be compared with it exactly.
-drain_causes() {
-	jq -Rsc 'split("\n") | map(sub("^[ \t]+"; "") | sub("[ \t\r]+$"; ""))
-		| map(select(length > 0 and (startswith("#") | not)))' "$causes_file"
+# policy_with LIST: two lines, that array, then the policy as applied: its
+# numbers, the list's name and patterns, without its "about" (one jq).
+# The list's name as summary.json records it: relative to the repository
+# when it lies inside (the summary is read on other machines).
+policy_with() {
+	jq -c --rawfile list "$1" --arg causes "${causes_file#"$QC_ROOT"/}" --arg file "${policy_file#"$QC_ROOT"/}" \
+		'($list | split("\n") | map(sub("^[ \t]+"; "") | sub("[ \t\r]+$"; ""))
+		  | map(select(length > 0 and (startswith("#") | not)))) as $dc
+		 | $dc, ({file: $file} + . + {drain_causes_file: $causes, drain_causes: $dc} | del(.about))' "$policy_file"
 }
 
 # Checked once, for the first variant that ran to the end: a run whose
@@ -90,8 +103,9 @@ check_run_inputs() {
 	[ "$run_inputs_checked" = no ] || return 0
 	[ -f "$causes_file" ] ||
 		refuse "the drain-cause list $causes_file is missing, so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
-	dc_json=$(drain_causes)
-	[ "$dc_json" != '[]' ] ||
+	policy=$(policy_with "$causes_file")
+	[ "${policy%%
+*}" != '[]' ] ||
 		refuse "the drain-cause list $causes_file holds no pattern (only comments or blank lines), so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
 	[ -n "$isolated" ] ||
 		refuse "$run/run.txt has an empty 'isolated:' line, so no CPU would be judged: fix the line (e.g. 'isolated: 1-3') or re-run the comparison"
@@ -119,12 +133,12 @@ variants=$(qc_kv "$runtxt" variants)
 # a variant of run.txt with no judged guest at all is a failed one.
 guests=
 for d in "$run"/*/; do
-	g=$(basename "$d")
+	g=${d%/} g=${g##*/}
 	[ -d "$run/$g" ] && [ "$g" != "$QC_PLOTS" ] || continue
-	gv=$(qc_variant_of "$g") ||
+	qc_label_variant "$g" ||
 		refuse "$run/$g is not the directory of a variant in patches/series ($(qc_variants | tr '\n' ' ')): move it out of the run"
 	guests="$guests $g"
-	variant_map="${variant_map:-} $g=$gv"
+	variant_map="${variant_map:-} $g=$QC_VO"
 done
 # variant_of GUEST: vo, the variant GUEST is a directory of (from the map
 # made above: no process per lookup).
@@ -149,9 +163,14 @@ for g in $guests; do
 		if qc_is_bench "$g"; then bench_guests="$bench_guests $g"; else judged="$judged $g"; fi ;;
 	esac
 done
+# cpus_json LIST: ["1","2","3"] (no process for a plain list).
 cpus_json() {
-	if [ -n "$1" ]; then qc_cpulist_expand "$1" | awk '{ printf "%s\"%s\"", (NR > 1 ? "," : "["), $0 } END { print NR ? "]" : "[]" }'
-	else echo '[]'; fi
+	if [ -z "$1" ]; then echo '[]'
+	elif qc_cpulist_words "$1"; then
+		_cj=
+		for _c in $CL_WORDS; do _cj="${_cj:+$_cj,}\"$_c\""; done
+		echo "[$_cj]"
+	else qc_cpulist_expand "$1" | awk '{ printf "%s\"%s\"", (NR > 1 ? "," : "["), $0 } END { print NR ? "]" : "[]" }'; fi
 }
 iso_json=$(cpus_json "$isolated")
 refill_json=$(cpus_json "$refill")
@@ -160,7 +179,8 @@ refill_json=$(cpus_json "$refill")
 # ("first variant of the run", or a variant), the run decides which; a
 # variant patches/series marks "baseline" comes before the first one.
 first=${variants%% *}
-marked=$(qc_series_baseline)
+qc_registry_names
+marked=$QC_REGISTRY_BASELINE
 baseline=$baseline_rule
 case $baseline in
 "first variant of the run")
@@ -183,7 +203,8 @@ judge_guests() {
 	i=0
 	for name in $judged; do
 		d=$run/$name
-		status=$(cat "$d/$QC_STATUS" 2>/dev/null || echo missing)
+		status=missing
+		[ ! -f "$d/$QC_STATUS" ] || { read -r status < "$d/$QC_STATUS" || :; }
 		[ "$status" != ok ] || check_run_inputs
 		for spec in oslat_f:oslat.json refill_f:refill.json analysis_f:$QC_ANALYSIS.json \
 		            quiet_f:$QC_ANALYSIS-$QC_WINDOW_QUIET.json hammer_f:$QC_HAMMER_JSON \
@@ -210,6 +231,7 @@ judge_guests() {
 # baseline by Welch's t-test (bench/welch), as mmtests marks a difference
 # significant.
 alloc_bench() {
+	[ -n "$bench_guests" ] || { echo '{}'; return 0; }
 	b=$tmp/bench
 	mkdir -p "$b"
 	out='{}'
@@ -244,22 +266,22 @@ alloc_bench() {
 # The policy as applied: the numbers, the list's patterns, the baseline
 # this run resolved, and the analyzer's continuation bound (from the first
 # analysis that has one). Filled in once the list is known to be there.
-# The list's name as summary.json records it: relative to the repository
-# when it lies inside (the summary is read on other machines).
-causes_name=${causes_file#"$QC_ROOT"/}
 for g in $judged; do
-	if [ "$(cat "$run/$g/$QC_STATUS" 2>/dev/null)" = ok ]; then check_run_inputs; break; fi
+	st=
+	[ ! -f "$run/$g/$QC_STATUS" ] || { read -r st < "$run/$g/$QC_STATUS" || :; }
+	if [ "$st" = ok ]; then check_run_inputs; break; fi
 done
-[ "$run_inputs_checked" = yes ] || dc_json='[]'
-policy=$(jq -c --arg causes "$causes_name" --arg file "${policy_file#"$QC_ROOT"/}" --argjson dc "$dc_json" \
-	'{file: $file} + . + {drain_causes_file: $causes, drain_causes: $dc} | del(.about)' "$policy_file")
+[ "$run_inputs_checked" = yes ] || policy=$(policy_with /dev/null)
+policy=${policy#*
+}
 judge_guests
 for g in $judged; do
 	# (jq stopped at this guest: its error is on stderr)
 	[ -f "$tmp/v-$g.json" ] || exit "$([ "$judge_rc" -ne 0 ] && echo "$judge_rc" || echo 1)"
 	# (compact, {"refuse":null,... when there is none: a jq only for one)
-	[ "$(head -c 15 "$tmp/v-$g.json")" = '{"refuse":null,' ] ||
-		refuse "$(jq -r '.refuse // "summarize-variant.jq gave no verdict"' "$tmp/v-$g.json")"
+	IFS= read -r line < "$tmp/v-$g.json" || :
+	case $line in '{"refuse":null,'*) continue ;; esac
+	refuse "$(jq -r '.refuse // "summarize-variant.jq gave no verdict"' "$tmp/v-$g.json")"
 done
 
 # The isolated CPUs that ran oslat: all but the refill ones.
@@ -274,7 +296,11 @@ oslat_cpus() {
 # leave it out, with the reason for the report to show in its section,
 # and the verdicts stand.
 cost_missing=
-"$QC_ROOT/scripts/alloc-cost.sh" "$run" "$variants" "$baseline" >"$tmp/cost.json" 2>"$tmp/cost.err" || {
+cost_guests=no
+for g in $guests; do ! qc_is_cost "$g" || cost_guests=yes; done
+# (none: alloc-cost.sh would print null)
+if [ "$cost_guests" = no ]; then echo null > "$tmp/cost.json"
+else "$QC_ROOT/scripts/alloc-cost.sh" "$run" "$variants" "$baseline" >"$tmp/cost.json" 2>"$tmp/cost.err"; fi || {
 	cost_missing=$(sed -n 's/^quietcore: error: //p' "$tmp/cost.err" | head -n1 | grep . ||
 		echo "scripts/alloc-cost.sh failed: $(tail -n1 "$tmp/cost.err")")
 	echo null > "$tmp/cost.json"
@@ -283,10 +309,25 @@ cost_missing=
 bp=
 for g in $judged; do [ -f "$run/$g/$QC_BOOT_PARAMS" ] && { bp=$run/$g/$QC_BOOT_PARAMS; break; }; done
 smp=$(qc_kv "${bp:-/dev/null}" smp)
+# The continuation bound the analyzer counted with (the same analyzer for
+# every variant of one run). (Not read in the jq below: jq 1.6's try
+# catches errors raised after it, and a failed guest's file may be cut.)
+cont=null
+for g in $judged; do
+	f=$run/$g/$QC_ANALYSIS.json
+	[ -f "$f" ] || continue
+	cont=$(jq '.policy.continuation_ns // null' "$f" 2>/dev/null || echo null)
+	[ "$cont" = null ] || break
+done
+# Variants in run.txt's order: each judged guest's v-GUEST.json. The
+# audit's per-trigger counts (scripts/audit.sh) go under .audit, by
+# variant, in the triggers' order. All in one jq.
+set --
+for g in $judged; do set -- "$@" "$tmp/v-$g.json"; done
 jq -n \
 	--arg id "$(qc_kv "$runtxt" id)" \
 	--arg accel "$(qc_kv "${bp:-/dev/null}" accel)" \
-	--arg tree "$(qc_kv "${bp:-/dev/null}" kernel_tree | sed 's/ + patches.*//')" \
+	--arg tree "$(tree=$(qc_kv "${bp:-/dev/null}" kernel_tree); echo "${tree%% + patches*}")" \
 	--arg scenario "$scenario" \
 	--arg duration "$(qc_kv "$runtxt" duration_s)" \
 	--arg isolated "$isolated" --arg refill "$refill" \
@@ -295,34 +336,22 @@ jq -n \
 	--argjson policy "$policy" --arg baseline "$baseline" --arg baseline_rule "$baseline_rule" \
 	--argjson alloc "$(alloc_bench)" \
 	--slurpfile cost "$tmp/cost.json" --arg cost_missing "$cost_missing" \
+	--arg names "$judged" --argjson cont "$cont" \
 	'def blank_null: if . == "" then null else . end;
-	 {run: {id: $id, accel: ($accel | blank_null // "unknown"), kernel_tree: ($tree | blank_null),
-	        scenario: $scenario, duration_s: ($duration | tonumber? // null),
+	 # (no tonumber?: jq 1.6 try catches the errors raised after it, and
+	 # would swallow a crash further down, and the summary with it)
+	 def number_or_null: if test("^[-+]?[0-9]*[.]?[0-9]+([eE][-+]?[0-9]+)?$") then tonumber else null end;
+	 ([$names | splits(" +") | select(. != "")] as $n | [$n, [inputs]] | transpose
+	  | map({(.[0]): .[1].summary}) | add // {}) as $v
+	 | {run: {id: $id, accel: ($accel | blank_null // "unknown"), kernel_tree: ($tree | blank_null),
+	        scenario: $scenario, duration_s: ($duration | number_or_null),
 	        isolated_cpus: $isolated, refill_cpus: $refill, oslat_cpus: $oslat,
 	        housekeeping_cpus: $housekeeping},
 	  policy: ($policy + {baseline: $baseline, baseline_rule: $baseline_rule}),
 	  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end),
 	  alloc_cost: $cost[0]}
-	 + (if $cost_missing == "" then {} else {alloc_cost_missing: $cost_missing} end)' \
-	< /dev/null > "$tmp/top.json"
-# The continuation bound the analyzer counted with (the same analyzer for
-# every variant of one run).
-cont=null
-for g in $judged; do
-	f=$run/$g/$QC_ANALYSIS.json
-	[ -f "$f" ] || continue
-	cont=$(jq '.policy.continuation_ns // null' "$f" 2>/dev/null || echo null)
-	[ "$cont" = null ] || break
-done
-# The audit's per-trigger counts (scripts/audit.sh) go under .audit, by
-# variant, in the triggers' order.
-# Variants in run.txt's order: each judged guest's v-GUEST.json.
-set --
-for g in $judged; do set -- "$@" "$tmp/v-$g.json"; done
-jq -n --argjson cont "$cont" --slurpfile top "$tmp/top.json" --arg names "$judged" \
-	'([$names | splits(" +") | select(. != "")] as $n | [$n, [inputs]] | transpose
-	  | map({(.[0]): .[1].summary}) | add // {}) as $v
-	 | $top[0] | .policy.continuation_ns = $cont
+	 + (if $cost_missing == "" then {} else {alloc_cost_missing: $cost_missing} end)
+	 | .policy.continuation_ns = $cont
 	 | .variants = ($v | map_values(del(.audit)))
 	 | .audit = ([$v[].audit | select(. != null)] as $a
 	     | if $a == [] then null else

@@ -9,7 +9,7 @@
 # link), rebuilt only when the patch stack changes, and only moved into place
 # once every patch applied: a half-patched tree is never left behind.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/lib/plugin.sh"

@@ -7,7 +7,7 @@
 # problem is, and FIX (what to do) when given, and exit 1.
 # run.txt (KIND run-txt) is read as an object of its "key: value" lines.
 set -eu
-here=$(dirname "$0")
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 kind=${1:?usage: validate.sh KIND FILE [FIX]} file=${2:?usage: validate.sh KIND FILE [FIX]} fix=${3:-}

@@ -5,7 +5,9 @@
 # Needs nothing; every host script sources it first.
 # shellcheck shell=sh
 
-QC_ROOT=${QC_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+# (dirname's answer without its process: every script starts here)
+case $0 in */*) _qc_dir=${0%/*} ;; *) _qc_dir=. ;; esac
+QC_ROOT=${QC_ROOT:-$(cd "$_qc_dir/.." && pwd)}
 # The cache follows the user, even where HOME is not set (a bare CI shell).
 QC_HOME=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
 QC_CACHE=${QC_CACHE:-${XDG_CACHE_HOME:-$QC_HOME/.cache}/quietcore}

@@ -73,13 +73,50 @@ qc_variant_sends() {
 	_a=$(qc_variant_audit "$1") || return 1
 	echo "origins${_a#audit}"
 }
-# qc_variant_of LABEL: the variant of a guest's directory, named
+# qc_registry_names: QC_REGISTRY_NAMES, every variant of the registry in
+# its order, one word each, and QC_REGISTRY_BASELINE, the first one marked
+# "baseline" (qc_series_baseline), read once a process (per QC_SERIES), in
+# the shell: summarize.sh names the variant of every guest of a run. A
+# registry that cannot be read goes the general way, which says why.
+qc_registry_names() {
+	[ "${_qc_rn_series:-}" != "$QC_SERIES" ] || return 0
+	_qc_rn_series=$QC_SERIES QC_REGISTRY_NAMES= QC_REGISTRY_BASELINE=
+	if [ ! -r "$QC_SERIES" ] || [ -d "$QC_SERIES" ]; then
+		QC_REGISTRY_NAMES=$(qc_variants | tr '\n' ' ')
+		QC_REGISTRY_BASELINE=$(qc_series_baseline)
+		return 0
+	fi
+	case $- in *f*) _rn_glob=off ;; *) _rn_glob=on; set -f ;; esac
+	while IFS= read -r _rn_l || [ -n "$_rn_l" ]; do
+		# shellcheck disable=SC2086 # split into fields on purpose (no glob)
+		set -- ${_rn_l%%#*}
+		[ $# -gt 0 ] || continue
+		QC_REGISTRY_NAMES="$QC_REGISTRY_NAMES $1"
+		_rn_v=$1 _rn_i=0
+		for _rn_w; do
+			_rn_i=$((_rn_i + 1))
+			if [ "$_rn_i" -ge 6 ] && [ "$_rn_w" = baseline ] && [ -z "$QC_REGISTRY_BASELINE" ]; then
+				QC_REGISTRY_BASELINE=$_rn_v
+			fi
+		done
+	done < "$QC_SERIES"
+	[ "$_rn_glob" = off ] || set +f
+	return 0
+}
+# qc_label_variant LABEL: QC_VO, the variant of a guest's directory, named
 # VARIANT[-FLAVOUR][-TAG] by qc_label: the longest variant it starts with
 # (spinlock-6.12-debug is spinlock-6.12's, not spinlock's); fails if none.
-qc_variant_of() {
-	qc_variants | awk -v l="$1" 'l == $1 || index(l, $1 "-") == 1 { if (length($1) > length(v)) v = $1 }
-		END { if (v == "") exit 1; print v }'
+# No process: a run's every guest is looked up.
+qc_label_variant() {
+	qc_registry_names
+	QC_VO=
+	for _lv in ${QC_REGISTRY_NAMES:-}; do
+		case $1 in "$_lv"|"$_lv"-*) [ ${#_lv} -le ${#QC_VO} ] || QC_VO=$_lv ;; esac
+	done
+	[ -n "$QC_VO" ]
 }
+# qc_variant_of LABEL: the same, printed.
+qc_variant_of() { qc_label_variant "$1" && echo "$QC_VO"; }
 # qc_series_marked MARK: the variants whose line carries MARK, in order.
 qc_series_marked() { qc_registry | awk -v m="$1" '{ for (i = 6; i <= NF; i++) if ($i == m) print $1 }'; }
 # The variants a job runs when VARIANTS is not given, on one line.
