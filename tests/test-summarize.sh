@@ -67,7 +67,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 56
+ktap_plan 57
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -291,11 +291,15 @@ judged "a failed or missing variant is FAILED-RUN and the rest is still judged" 
 r=$scratch/stress
 cp -r "$root/tests/fixtures/stress-run" "$r"
 printf 'phase 1\nmemory offline/online: memory9 ok\n' > "$r/rcu-debug/stress-phases.txt"
+# (spinlock-debug with 1,500 samples, 1499 µs down to 0: over the plot's 1,000)
+edit "$r/spinlock-debug/hammer.json" '.samples_us = [range(1499; -1; -1)] | .samples_kept = 1500 | .samples_dropped = .calls - 1500' 
 judged "a stress run is judged from its <variant>-debug directories" \
 	"wq-debug=NO-TRACE rcu-debug=NO-TRACE spinlock-debug=NO-TRACE" "$r"
 ktap_check "... with the phases a guest wrote, line by line, and none where it wrote none" \
 	test "$(jq -c '[.variants[].stress]' "$r/summary.json")" = \
 	'[null,{"phases":["phase 1","memory offline/online: memory9 ok"]},null]' 
+ktap_check "... and a plot of over 1,000 drain samples keeps 1,000 order statistics, the first and the last among them" \
+	test "$(jq -c '.variants["spinlock-debug"].plot.drain.samples_us | [length, first, .[1], last]' "$r/summary.json")" = '[1000,0,1,1499]' 
 ktap_check "... with each one's drain calls from its hammer.json" \
 	test "$(jq -c '[.variants[].drain.calls]' "$r/summary.json")" = \
 	"[$(for v in wq rcu spinlock; do jq .calls "$r/$v-debug/hammer.json"; done | paste -sd, -)]"

@@ -93,8 +93,9 @@ def headline_old($root):
 	elif .verdict == "NO-TRACE" and .stress != null then
 		("the `stress` scenario traces no window (no interruption was counted): it is the debug " +
 			"kernel's correctness run, \(.drain.calls // 0) drain_all_pages() calls (the longest " +
-			"\(.drain.max_us | us) µs) with no splat in its console (scripts/splats.sh; a splat " +
-			"fails the run). Its phases: \(.stress.phases | join("; "))")
+			"\(.drain.max_us | us) µs) with no splat in its console (scripts/splats.sh, which lets " +
+			"through only the known reports it names; a splat fails the run). Its phases: " +
+			"\(.stress.phases | join("; "))")
 	elif .verdict == "NO-TRACE" then "the `\($root.run.scenario)` scenario traces no window: no interruption was counted"
 	elif .verdict == "FAILED-RUN" then "the variant's run did not finish: status \(.status | code)"
 	else "see the tables below" end;
