@@ -107,7 +107,8 @@ jq -n --slurpfile h "$dir/$QC_HAMMER_JSON" --slurpfile g "$dir/$QC_RTHOG_JSON" -
 	         wakeups: $g.wakeups, missed: $g.missed, late_max_ms: $g.late_max_ms},
 	   rcu_boost: {kthread_prio: $kprio, above_hog: ($kprio > $g.prio),
 	               rt_priority: ($env | split("\n") | map(select(startswith("rt_priority ")) | ltrimstr("rt_priority ") | split("="))
-	                             | map({key: .[0], value: (.[1] | tonumber? // .[1])}) | from_entries)},
+	                             # (no tonumber?: jq 1.6 swallows an error raised after it, output and all)
+                             | map({key: .[0], value: (.[1] | if test("^-?[0-9]+$") then tonumber else . end)}) | from_entries)},
 	   drain: {calls: $h.calls, skipped: $h.skipped, samples: $n, stall_threshold_ms: $h.stall_threshold_ms,
 	           stalls: $h.stalls, p50_ms: (pct(50) | if . == null then null else ms end),
 	           p99_ms: (pct(99) | if . == null then null else ms end),
