@@ -93,9 +93,8 @@ done < "$tmp/told"
 verdict_files() {
 	echo "run-txt $runtxt"
 	for g in $judged; do
-		st=
-		[ ! -f "$run/$g/$QC_STATUS" ] || read -r st < "$run/$g/$QC_STATUS" || :
-		[ "$st" = ok ] || continue
+		qc_status_read "$run/$g"
+		[ "$QC_ST" = ok ] || continue
 		for spec in analysis:$QC_ANALYSIS.json analysis:$QC_ANALYSIS-$QC_WINDOW_QUIET.json \
 		            analysis:$QC_SELFTEST_ANALYSIS.json analysis:$QC_SELFTEST_CHARGED.json \
 		            selftest:$QC_SELFTEST_JSON hammer:$QC_HAMMER_JSON \

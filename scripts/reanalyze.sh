@@ -36,10 +36,10 @@ isolated=$(qc_kv "$new/$QC_RUN_TXT" isolated)
 qc_status_begin "$new/$QC_STATUS"
 failed=
 for d in "$new"/*/; do
-	g=${d%/} st=missing
+	g=${d%/}
 	g=${g##*/}
-	[ ! -f "$d$QC_STATUS" ] || read -r st < "$d$QC_STATUS" || :
-	[ "$st" = ok ] || { [ "$st" = missing ] || failed="$failed $g"; continue; }
+	qc_status_read "$d" missing
+	[ "$QC_ST" = ok ] || { [ "$QC_ST" = missing ] || failed="$failed $g"; continue; }
 	[ -f "$d$(qc_window_file trace "" dat)" ] || continue
 	info "analyse $g"
 	(QC_STATUS_FILE=$d$QC_STATUS "$QC_ROOT/scripts/analyze.sh" "${d%/}" "$isolated") || failed="$failed $g"

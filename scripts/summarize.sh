@@ -203,8 +203,8 @@ judge_guests() {
 	i=0
 	for name in $judged; do
 		d=$run/$name
-		status=missing
-		[ ! -f "$d/$QC_STATUS" ] || { read -r status < "$d/$QC_STATUS" || :; }
+		qc_status_read "$d" missing
+		status=$QC_ST
 		[ "$status" != ok ] || check_run_inputs
 		for spec in oslat_f:oslat.json refill_f:refill.json analysis_f:$QC_ANALYSIS.json \
 		            quiet_f:$QC_ANALYSIS-$QC_WINDOW_QUIET.json hammer_f:$QC_HAMMER_JSON \
@@ -267,9 +267,8 @@ alloc_bench() {
 # this run resolved, and the analyzer's continuation bound (from the first
 # analysis that has one). Filled in once the list is known to be there.
 for g in $judged; do
-	st=
-	[ ! -f "$run/$g/$QC_STATUS" ] || { read -r st < "$run/$g/$QC_STATUS" || :; }
-	if [ "$st" = ok ]; then check_run_inputs; break; fi
+	qc_status_read "$run/$g"
+	if [ "$QC_ST" = ok ]; then check_run_inputs; break; fi
 done
 [ "$run_inputs_checked" = yes ] || policy=$(policy_with /dev/null)
 policy=${policy#*

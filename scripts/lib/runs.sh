@@ -25,6 +25,14 @@ qc_status_begin() {
 	trap 'grep -q "^running" "$QC_STATUS_FILE" 2>/dev/null && echo "failed: interrupted" > "$QC_STATUS_FILE"; exit 130' INT TERM
 }
 
+# qc_status_read DIR [DEFAULT]: QC_ST, the first line of DIR's status
+# file, read in the shell (a run's every guest is read, often); DEFAULT,
+# "" unless given, when there is no such file.
+qc_status_read() {
+	QC_ST=${2:-}
+	[ ! -f "$1/$QC_STATUS" ] || read -r QC_ST < "$1/$QC_STATUS" || :
+}
+
 # qc_run_txt RUNDIR VARIANTS SCENARIO DURATION ISOLATED [REFILL]: the
 # run's facts, read back by summarize.sh. REFILL: the isolated CPUs that
 # ran the refill workload (empty: none; the others ran oslat).
