@@ -77,10 +77,7 @@ pol=$(jq -er 'select((.rule == "origins")
 baseline_rule=${pol%%
 *} causes_rel=${pol#*
 }
-# (as lib/policy.sh's qc_drain_causes_file, without its jq)
-[ -n "${QC_DRAIN_CAUSES:-}" ] || [ -n "$causes_rel" ] ||
-	refuse "the verdict policy $QC_POLICY is missing or names no drain_causes_file: restore it (git checkout tracing/verdict-policy.json)"
-causes_file=${QC_DRAIN_CAUSES:-$QC_ROOT/$causes_rel}
+causes_file=$(qc_drain_causes_file "$causes_rel") || exit 1
 
 # drain_causes: the list's patterns as a JSON array, read as qc-analyze
 # reads them (blanks trimmed, '#' lines and empty lines dropped), so that
