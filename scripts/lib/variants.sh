@@ -8,28 +8,42 @@
 QC_SERIES=${QC_SERIES:-$QC_ROOT/patches/series}
 qc_registry() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$QC_SERIES"; }
 qc_variants() { qc_registry | awk '{ print $1 }'; }
+# qc_registry_each FUNC: FUNC WORD... for each variant line of the
+# registry, its words split in the shell as awk splits them (at blanks,
+# the comment cut as sed cuts it; no glob, no process: every entry point
+# looks fields up, and summarize.sh names every guest of a run). It stops
+# at the first line FUNC returns non-zero for and returns 0 then, 1 when
+# FUNC took every line. The caller makes sure the registry is readable.
+qc_registry_each() {
+	_re_f=$1 _re_rc=1
+	case $- in *f*) _re_glob=off ;; *) _re_glob=on; set -f ;; esac
+	while IFS= read -r _re_l || [ -n "$_re_l" ]; do
+		# shellcheck disable=SC2086 # split into fields on purpose (no glob)
+		set -- ${_re_l%%#*}
+		[ $# -gt 0 ] || continue
+		"$_re_f" "$@" || { _re_rc=0; break; }
+	done < "$QC_SERIES"
+	[ "$_re_glob" = off ] || set +f
+	return $_re_rc
+}
+# qc_registry_readable: the registry can be read in the shell; when it
+# cannot, the general way (sed and awk) says why.
+qc_registry_readable() { [ -r "$QC_SERIES" ] && [ ! -d "$QC_SERIES" ]; }
 # qc_variant_field VARIANT N: word N of VARIANT's line; fails for an
-# unknown variant.
-# The registry is read in the shell, a line at a time, with no process:
-# the checks of one variant look up half a dozen fields, and every entry
-# point checks its variants. A registry that cannot be read goes the
-# general way (sed and awk), which says why.
+# unknown variant. In the shell (qc_registry_each): the checks of one
+# variant look up half a dozen fields.
 qc_variant_field() {
 	case $2 in [1-9]) ;; *) qc_variant_field_awk "$@"; return ;; esac
-	[ -r "$QC_SERIES" ] && [ ! -d "$QC_SERIES" ] || { qc_variant_field_awk "$@"; return; }
-	_vf_v=$1 _vf_n=$2 _vf_f=
-	case $- in *f*) _vf_glob=off ;; *) _vf_glob=on; set -f ;; esac
-	while IFS= read -r _vf_l || [ -n "$_vf_l" ]; do
-		# (awk's fields: split at blanks; the comment cut as sed cuts it)
-		# shellcheck disable=SC2086 # split into fields on purpose (no glob)
-		set -- ${_vf_l%%#*}
-		[ $# -gt 0 ] && [ "$1" = "$_vf_v" ] || continue
-		[ "$_vf_n" -gt $# ] || eval "_vf_f=\${$_vf_n}"
-		[ "$_vf_glob" = off ] || set +f
-		printf '%s\n' "$_vf_f"
-		return 0
-	done < "$QC_SERIES"
-	[ "$_vf_glob" = off ] || set +f
+	qc_registry_readable || { qc_variant_field_awk "$@"; return; }
+	_vf_v=$1 _vf_n=$2
+	qc_registry_each _qc_variant_field_line
+}
+# (qc_variant_field's line: its word N printed, and the search stopped)
+_qc_variant_field_line() {
+	[ "$1" = "$_vf_v" ] || return 0
+	_vf_f=
+	[ "$_vf_n" -gt $# ] || eval "_vf_f=\${$_vf_n}"
+	printf '%s\n' "$_vf_f"
 	return 1
 }
 qc_variant_field_awk() {
@@ -76,31 +90,24 @@ qc_variant_sends() {
 # qc_registry_names: QC_REGISTRY_NAMES, every variant of the registry in
 # its order, one word each, and QC_REGISTRY_BASELINE, the first one marked
 # "baseline" (qc_series_baseline), read once a process (per QC_SERIES), in
-# the shell: summarize.sh names the variant of every guest of a run. A
-# registry that cannot be read goes the general way, which says why.
+# the shell (qc_registry_each).
 qc_registry_names() {
 	[ "${_qc_rn_series:-}" != "$QC_SERIES" ] || return 0
 	_qc_rn_series=$QC_SERIES QC_REGISTRY_NAMES= QC_REGISTRY_BASELINE=
-	if [ ! -r "$QC_SERIES" ] || [ -d "$QC_SERIES" ]; then
+	if ! qc_registry_readable; then
 		QC_REGISTRY_NAMES=$(qc_variants | tr '\n' ' ')
 		QC_REGISTRY_BASELINE=$(qc_series_baseline)
 		return 0
 	fi
-	case $- in *f*) _rn_glob=off ;; *) _rn_glob=on; set -f ;; esac
-	while IFS= read -r _rn_l || [ -n "$_rn_l" ]; do
-		# shellcheck disable=SC2086 # split into fields on purpose (no glob)
-		set -- ${_rn_l%%#*}
-		[ $# -gt 0 ] || continue
-		QC_REGISTRY_NAMES="$QC_REGISTRY_NAMES $1"
-		_rn_v=$1 _rn_i=0
-		for _rn_w; do
-			_rn_i=$((_rn_i + 1))
-			if [ "$_rn_i" -ge 6 ] && [ "$_rn_w" = baseline ] && [ -z "$QC_REGISTRY_BASELINE" ]; then
-				QC_REGISTRY_BASELINE=$_rn_v
-			fi
-		done
-	done < "$QC_SERIES"
-	[ "$_rn_glob" = off ] || set +f
+	qc_registry_each _qc_registry_names_line || :
+}
+# (qc_registry_names's line: its variant, and its marks, words 6 on)
+_qc_registry_names_line() {
+	QC_REGISTRY_NAMES="$QC_REGISTRY_NAMES $1"
+	[ -z "$QC_REGISTRY_BASELINE" ] && [ $# -ge 6 ] || return 0
+	_rn_v=$1
+	shift 5
+	for _rn_w; do [ "$_rn_w" != baseline ] || { QC_REGISTRY_BASELINE=$_rn_v; break; }; done
 	return 0
 }
 # qc_label_variant LABEL: QC_VO, the variant of a guest's directory, named
