@@ -41,8 +41,12 @@ fresh() {
 # here, while the checks below run; its outcome is checked in its place
 # further down. It has a cache of its own in the real cache, kept from
 # run to run (the kept tinyconfig and Kconfig's host tools are made once
-# per machine; each run's .config is made afresh) and sharing the
-# pristine tree.
+# per machine) and sharing the pristine tree. Its outcome (build.sh's
+# output, exit status and merged .config) is kept too, under a key of
+# everything Kconfig's answer depends on: the copy's scripts, configs
+# and registry, the tree's package version and the toolchain. Same key,
+# same answer: the pass runs again whenever any of them changes, as make
+# rebuilds on a changed prerequisite.
 if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
 	fake=$scratch/cfgrepo
 	fresh
@@ -54,9 +58,23 @@ if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
 	# (a fixed path: the Kconfig tools' .cmd files name the tree by it)
 	cfg_cache=$real_cache/tests/config-nort
 	mkdir -p "$cfg_cache" && ln -sfn "$pristine61" "$cfg_cache/linux-source-6.1"
-	(QC_ROOT=$fake QC_CACHE=$cfg_cache "$fake/scripts/build.sh" --config-only nort > "$scratch/cfg.out" 2>&1
-	 echo $? > "$scratch/cfg.rc") &
-	cfg_pid=$!
+	merged=$cfg_cache/build/nort/.qc-config/.config
+	cfg_key=$(cd "$fake" && { files=$(find scripts configs patches tracing bench guest-init -type f | sort)
+		     echo "$files"; cat $files "$pristine61/.qc-pristine"; gcc --version; ld --version; } 2>&1 |
+		  sha256sum | cut -c1-16)
+	kept=$cfg_cache/outcome-$cfg_key
+	if [ -f "$kept/rc" ]; then
+		cp "$kept/out" "$scratch/cfg.out" && cp "$kept/rc" "$scratch/cfg.rc" && cp "$kept/config" "$scratch/cfg.config"
+	else
+		(QC_ROOT=$fake QC_CACHE=$cfg_cache "$fake/scripts/build.sh" --config-only nort > "$scratch/cfg.out" 2>&1
+		 echo $? > "$scratch/cfg.rc"
+		 cp "$merged" "$scratch/cfg.config" 2>/dev/null
+		 rm -rf "$cfg_cache"/outcome-*
+		 mkdir "$kept" && cp "$scratch/cfg.out" "$kept/out" && cp "$scratch/cfg.config" "$kept/config" &&
+			cp "$scratch/cfg.rc" "$kept/rc") &
+		cfg_pid=$!
+	fi
+	cfg_done=yes
 	fake=$scratch/repo
 fi
 
@@ -206,14 +224,14 @@ ktap_check "qc_variant_configs: rcu-6.12-rt's debug flavour adds debug.config, t
 	-a "$(frags rcu-6.12-rt)" = "guest.config guest-6.12.config guest-6.12-rt.config" \
 	-a "$(frags spinlock debug)" = "guest.config debug.config"
 # (the config step started near the top: its outcome)
-if [ -n "${cfg_pid:-}" ]; then
-	wait "$cfg_pid"
+if [ -n "${cfg_done:-}" ]; then
+	[ -z "${cfg_pid:-}" ] || wait "$cfg_pid"
 	# cfg_status: build.sh's output, then its exit status (expect_error reads both).
 	cfg_status() { cat "$scratch/cfg.out"; return "$(cat "$scratch/cfg.rc")"; }
 	# (build.sh's progress lines come first: the error is its last line)
 	expect_error "an option Kconfig drops is refused by name (PREEMPT_RT: 6.1's x86 has no ARCH_SUPPORTS_RT)" \
 		"Kconfig dropped requested options for nort: CONFIG_PREEMPT_RT (check" cfg_status
-	merged=$cfg_cache/build/nort/.qc-config/.config
+	merged=$scratch/cfg.config
 	ktap_check "a variant's fragment turns off what guest.config turns on (CONFIG_PREEMPT), and Kconfig keeps it so" \
 		sh -c "grep -qx '# CONFIG_PREEMPT is not set' '$merged' && grep -qx 'CONFIG_PREEMPT_NONE=y' '$merged'"
 else
