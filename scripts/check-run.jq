@@ -1,20 +1,25 @@
 # check-run.jq: scripts/check-run.sh's checks of a run's JSON files, in
-# one jq. Input: each file wrapped as {"i": N, "t": its text} (already
-# free of duplicate keys); $ARGS.positional: per file, in N's order, KIND
-# FILE; $run_txt, $analysis, $selftest, $hammer, $pcp_window, $oslat: the
-# schemas (docs/schemas/KIND.json, slurped); $planted:
-# {GUEST: {CPU: planted}} from each guest's selftest-planted.txt (null:
-# not "KIND CPU K" lines); $iso: run.txt's isolated CPUs, for messages.
-# Prints nothing when every file holds, else the first problem, one line,
-# naming the file and the fix.
+# one jq. $docs: each file wrapped as {"i": N, "t": its text} (slurped);
+# input: the same text's events (jq --stream), for duplicate keys;
+# $ARGS.positional: per file, in N's order, KIND FILE; $run_txt,
+# $analysis, $selftest, $hammer, $pcp_window, $oslat: the schemas
+# (docs/schemas/KIND.json, slurped); $planted: {GUEST: {CPU: planted}}
+# from each guest's selftest-planted.txt (null: not "KIND CPU K" lines);
+# $iso: run.txt's isolated CPUs, for messages. Prints nothing when every
+# file holds, "duplicate key" or "out of step" (a file's text could not
+# be told apart from the others') when check-run.sh must read each file
+# alone to name it, else the first problem, one line, naming
+# the file and the fix.
 include "validate";
+
+# 0. No duplicate key anywhere (the parsed $docs kept the last copy).
+if duplicate(inputs) != null then "duplicate key" else
 
 {"run-txt": $run_txt[0], analysis: $analysis[0], selftest: $selftest[0], hammer: $hammer[0],
  "pcp-window": $pcp_window[0], oslat: $oslat[0]} as $schemas
 
 # The files: {kind, file, guest, name (its base name), doc, fix (what to
 # do about it; check-run.sh fix says the same)}.
-| [inputs] as $docs
 | [$ARGS.positional as $a | range(0; $a | length; 2) as $j
    | ($a[$j + 1] | split("/")) as $path
    | {kind: $a[$j], file: $a[$j + 1], guest: $path[-2], name: $path[-1], doc: $docs[$j / 2].t,
@@ -89,5 +94,6 @@ include "validate";
 
   first($g | to_entries[] | .key as $guest | .value as $d
         | (($d[] | provenance($guest; .)), selftest($guest; $d))) // empty
+end
 end
 end

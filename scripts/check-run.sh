@@ -135,10 +135,12 @@ planted='{}'
 	BEGIN { printf "{" }
 	END { if (f != "") out(); print "}" }' "$@")
 
-# Every file in two jq (a run is judged often, and each jq costs a
+# Every file in one jq (a run is judged often, and each jq costs a
 # start): each file wrapped as {"i": its line in the list, "t": its text},
-# in one awk. A cut or doubled file breaks the wrapper's nesting and jq
-# stops; that, or a duplicate key, and each file alone names the culprit.
+# in one awk, read twice by that jq: parsed, and as the parser's events
+# (for duplicate keys). A cut or doubled file breaks the wrapper's nesting
+# and jq stops; that, or a duplicate key, and each file alone names the
+# culprit.
 while read -r kind f; do [ -s "$f" ] || one_by_one "$f is empty"; done < "$tmp/files"
 # (the guests' files, all but the first line's run.txt: awk's arguments)
 set --
@@ -150,16 +152,16 @@ while read -r kind f; do [ "$kind" = run-txt ] || set -- "$@" "$f"; done < "$tmp
 	[ $# -eq 0 ] || awk '
 		FNR == 1 { if (n) print "}"; printf "{\"i\": %d, \"t\": ", ++n } { print } END { if (n) print "}" }' "$@"
 } > "$tmp/docs"
-dup=$(jq -n -r --stream -L "$QC_ROOT/scripts" 'include "validate"; duplicate(inputs) // "none"' "$tmp/docs" 2>&1) ||
-	dup=error
-[ "$dup" = none ] || one_by_one "$dup"
 set --
 while read -r kind f; do set -- "$@" "$kind" "$f"; done < "$tmp/files"
-why=$(jq -n -r -L "$QC_ROOT/scripts" --slurpfile run_txt "$QC_ROOT/docs/schemas/run-txt.json" \
+why=$(jq -n -r --stream -L "$QC_ROOT/scripts" --slurpfile docs "$tmp/docs" --slurpfile run_txt "$QC_ROOT/docs/schemas/run-txt.json" \
 	--slurpfile analysis "$QC_ROOT/docs/schemas/analysis.json" --slurpfile selftest "$QC_ROOT/docs/schemas/selftest.json" \
 	--slurpfile hammer "$QC_ROOT/docs/schemas/hammer.json" --slurpfile pcp_window "$QC_ROOT/docs/schemas/pcp-window.json" \
 	--slurpfile oslat "$QC_ROOT/docs/schemas/oslat.json" \
 	--argjson planted "$planted" --arg iso "$isolated" -f "$QC_ROOT/scripts/check-run.jq" --args "$@" < "$tmp/docs" 2>&1) ||
-	die "the checks of $run's files stopped: $(printf '%s\n' "$why" | head -n1)"
-[ "$why" != "out of step" ] || one_by_one "a file's text is not one JSON value"
+	one_by_one "$(printf '%s\n' "$why" | head -n1)"
+case $why in
+"duplicate key") one_by_one "a file holds a key twice" ;;
+"out of step") one_by_one "a file's text is not one JSON value" ;;
+esac
 [ -z "$why" ] || die "$why"

@@ -15,16 +15,17 @@ schema=$QC_ROOT/docs/schemas/$kind.json
 [ -f "$schema" ] || die "no schema '$kind' in docs/schemas/: choose one of $(ls "$QC_ROOT/docs/schemas" | sed -n 's/\.json$//p' | tr '\n' ' ')"
 fail() { die "$file: $1 (schema docs/schemas/$kind.json)${fix:+: $fix}"; }
 [ -f "$file" ] || fail "is missing"
-as_json() {
-	if [ "$kind" = run-txt ]; then awk -f "$QC_ROOT/scripts/run-txt.awk" "$file"; else cat "$file"; fi
-}
 jq_error() { printf '%s\n' "$1" | head -n1 | sed 's/^jq: error (at [^)]*): //'; }
-json=$(as_json 2>&1) || fail "$(jq_error "$json")"
-# Duplicate keys from the parser's events, then the schema.
-out=$(printf '%s\n' "$json" | jq -n -r --stream -L "$QC_ROOT/scripts" \
-	'include "validate"; duplicate(inputs) as $d | if $d == null then "ok" else duplicate_text($d) end' 2>&1) ||
-	fail "is not JSON ($(jq_error "$out"))"
-[ "$out" = ok ] || fail "$out"
-out=$(printf '%s\n' "$json" | jq -n -r -L "$QC_ROOT/scripts" --slurpfile schema "$schema" \
-	'include "validate"; validate([inputs]; $schema[0])' 2>&1) || fail "is not JSON ($(jq_error "$out"))"
+# The JSON text: the file itself, or run.txt's lines as an object.
+src=$file
+if [ "$kind" = run-txt ]; then
+	src=$(mktemp)
+	trap 'rm -f "$src"' EXIT
+	out=$(awk -f "$QC_ROOT/scripts/run-txt.awk" "$file" 2>&1 > "$src") || fail "$(jq_error "$out")"
+fi
+# One jq reads the text twice: as the parser's events, for duplicate keys
+# (a parsed object keeps the last copy), then parsed, against the schema.
+out=$(jq -n -r --stream -L "$QC_ROOT/scripts" --slurpfile doc "$src" --slurpfile schema "$schema" \
+	'include "validate"; duplicate(inputs) as $d | if $d == null then validate($doc; $schema[0]) else duplicate_text($d) end' \
+	"$src" 2>&1) || fail "is not JSON ($(jq_error "${out#"jq: Bad JSON in --slurpfile doc $src: "}"))"
 [ "$out" = ok ] || fail "$out"

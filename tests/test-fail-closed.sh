@@ -23,7 +23,7 @@ validate=$root/scripts/validate.sh
 check=$root/scripts/check-run.sh
 
 ktap_require jq make gcc pkg-config
-ktap_plan 37
+ktap_plan 38
 
 # bad DESCRIPTION PATTERN KIND FILE: the validator refuses FILE in one line.
 bad() { expect_one_error "$1" quietcore "$2" "$validate" "$3" "$4"; }
@@ -116,6 +116,12 @@ fresh
 # opens another (its text then not one JSON value).
 printf '{"1": 5}}\n{"i": 3, "t": {"1": 7}\n' > "$r/wq/pcp-window.json"
 cross "a file whose text would step out of check-run's wrapper is refused, named" "wq/pcp-window.json: is not JSON"
+fresh
+# A key twice: the parsed file keeps the last copy; check-run's one jq
+# sees the parser's events too, and each file alone then names it.
+sed -i '0,/"total"/s//"total": 0, "total"/' "$r/rcu/analysis.json"
+cross "a guest's file with a key twice is refused by the run's checks, named" \
+	'rcu/analysis.json: the top level has the key "total" twice'
 fresh
 # Forged to 1 planted, 1 counted per CPU, both files agreeing.
 jq '.cpus[] = {planted: 1, counted: 1} | .planted = 3 | .counted = 3' "$fixture/wq/selftest.json" > "$r/wq/selftest.json"
