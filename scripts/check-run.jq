@@ -13,7 +13,7 @@
 include "validate";
 
 # 0. No duplicate key anywhere (the parsed $docs kept the last copy).
-if duplicate(inputs) != null then "duplicate key" else
+if has_duplicate(inputs; $docs) then "duplicate key" else
 
 {"run-txt": $run_txt[0], analysis: $analysis[0], selftest: $selftest[0], hammer: $hammer[0],
  "pcp-window": $pcp_window[0], oslat: $oslat[0]} as $schemas

@@ -3,8 +3,9 @@
 # text, read as the events of jq --stream, for duplicate keys, which a
 # parsed object would silently have resolved to its last copy. Used by
 # scripts/validate.sh (one file) and scripts/check-run.sh (every file of
-# a run at once). (Two passes, because rebuilding a document from its
-# events is quadratic in jq 1.6: minutes for a stress run's hammer.json.)
+# a run at once), each reading the text both ways in one jq. (Not one
+# pass: rebuilding a document from its events is quadratic in jq 1.6,
+# minutes for a stress run's hammer.json.)
 
 # Where a value sits, as jq would address it: .cpus["2"].charged.
 def where($p): if $p == [] then "the top level" else
@@ -44,6 +45,18 @@ def duplicate(events):
 		else .done[$e[0][:-1] | tojson] = true | .run = null end;
 		select($e == null or .dup != null) | .dup));
 def duplicate_text($dup): "\(where($dup[:-1])) has the key \($dup[-1] | tojson) twice";
+
+# has_duplicate(events; $docs): whether the text whose parser events
+# these are (jq --stream), and whose parsed values are $docs, holds a key
+# twice. A parsed object keeps one copy of a repeated key, and each
+# copy's value held at least one leaf (a scalar or an empty container:
+# one event each): the text has more leaf events than its values have
+# leaves exactly when a key repeats. Counting is a few ms where
+# duplicate() walks every event (~90 ms for a run's files), so it is
+# asked only where a key repeats, to name it.
+def has_duplicate(events; $docs):
+	reduce (events | select(length == 2)) as $e (0; . + 1)
+	!= reduce ($docs[] | .. | select((type != "object" and type != "array") or length == 0)) as $x (0; . + 1);
 
 # errors($s; $p): the problems of . under schema $s at path $p, first the
 # value's own type, then (only if that holds) the rest.

@@ -26,6 +26,8 @@ fi
 # One jq reads the text twice: as the parser's events, for duplicate keys
 # (a parsed object keeps the last copy), then parsed, against the schema.
 out=$(jq -n -r --stream -L "$QC_ROOT/scripts" --slurpfile doc "$src" --slurpfile schema "$schema" \
-	'include "validate"; duplicate(inputs) as $d | if $d == null then validate($doc; $schema[0]) else duplicate_text($d) end' \
+	'include "validate"; [inputs] as $ev
+	 | if has_duplicate($ev[]; $doc) | not then validate($doc; $schema[0])
+	   else duplicate($ev[]) as $d | if $d == null then "a key is given twice" else duplicate_text($d) end end' \
 	"$src" 2>&1) || fail "is not JSON ($(jq_error "${out#"jq: Bad JSON in --slurpfile doc $src: "}"))"
 [ "$out" = ok ] || fail "$out"
