@@ -59,41 +59,48 @@ def has_duplicate(events; $docs):
 	!= reduce ($docs[] | .. | select((type != "object" and type != "array") or length == 0)) as $x (0; . + 1);
 
 # errors($s; $p): the problems of . under schema $s at path $p, first the
-# value's own type, then (only if that holds) the rest.
+# value's own type, then (only if that holds) the rest, in the schema's
+# order: enum, pattern, minLength, minimum, maximum, required,
+# minProperties, the keys, the items, x-sums, x-not-above. (Only the
+# keywords that apply to the value's type are looked at: a run's files
+# are validated on every summarize pass.)
 def errors($s; $p; $defs):
 	(if $s["$ref"] then $defs[$s["$ref"]] else $s end) as $s
 	| . as $v
-	| ([$s.type // empty] | flatten) as $types
-	| if $types != [] and (any($types[]; . as $t | $v | is($t)) | not) then
-		"\(where($p)) is \($v | shown), not \($types | join(" or "))"
+	| type as $vt
+	| ($s.type // null) as $st
+	| if $st != null and (if $vt == "number" then kind as $k | any(($st | if type == "array" then .[] else . end);
+	                                                                  . == $k or (. == "number" and $k == "integer"))
+	                      else any(($st | if type == "array" then .[] else . end); . == $vt) end | not) then
+		"\(where($p)) is \($v | shown), not \([$st] | flatten | join(" or "))"
 	  elif $v == null then empty
 	  else
 		(if $s.enum and (any($s.enum[]; . == $v) | not) then
 			"\(where($p)) is \($v | shown), not one of \($s.enum | map(tojson) | join(", "))" else empty end),
-		(if ($v | type) == "string" and $s.pattern and ($v | test($s.pattern) | not) then
-			"\(where($p)) is \($v | shown), which does not match \($s.pattern)" else empty end),
-		(if ($v | type) == "string" and $s.minLength and ($v | length) < $s.minLength then
-			"\(where($p)) is \($v | shown), shorter than \($s.minLength)" else empty end),
-		(if ($v | type) == "number" and $s.minimum != null and $v < $s.minimum then
-			"\(where($p)) is \($v | shown), below its minimum \($s.minimum)" else empty end),
-		(if ($v | type) == "number" and $s.maximum != null and $v > $s.maximum then
-			"\(where($p)) is \($v | shown), above its maximum \($s.maximum)" else empty end),
-		(if ($v | type) == "object" then
-			($s.required // [])[] as $k | select($v | has($k) | not)
-			| "\(where($p + [$k])) is missing" else empty end),
-		(if ($v | type) == "object" and $s.minProperties and ($v | length) < $s.minProperties then
-			"\(where($p)) has \($v | length) keys, fewer than \($s.minProperties)" else empty end),
-		(if ($v | type) == "object" then
-			$v | keys_unsorted[] as $k
-			| if $s.propertyNames and ($k | test($s.propertyNames.pattern) | not) then
-				"\(where($p)) has the key \($k | tojson), which does not match \($s.propertyNames.pattern)"
-			  elif $s.properties[$k] then $v[$k] | errors($s.properties[$k]; $p + [$k]; $defs)
-			  elif $s.additionalProperties == false then "\(where($p + [$k])) is not in the schema"
-			  elif ($s.additionalProperties | type) == "object" then
-				$v[$k] | errors($s.additionalProperties; $p + [$k]; $defs)
-			  else empty end
-		 else empty end),
-		(if ($v | type) == "array" and $s.items then
+		(if $vt == "string" then
+			(if $s.pattern and ($v | test($s.pattern) | not) then
+				"\(where($p)) is \($v | shown), which does not match \($s.pattern)" else empty end),
+			(if $s.minLength and ($v | length) < $s.minLength then
+				"\(where($p)) is \($v | shown), shorter than \($s.minLength)" else empty end)
+		 elif $vt == "number" then
+			(if $s.minimum != null and $v < $s.minimum then
+				"\(where($p)) is \($v | shown), below its minimum \($s.minimum)" else empty end),
+			(if $s.maximum != null and $v > $s.maximum then
+				"\(where($p)) is \($v | shown), above its maximum \($s.maximum)" else empty end)
+		 elif $vt == "object" then
+			(($s.required // [])[] as $k | select($v | has($k) | not)
+			 | "\(where($p + [$k])) is missing"),
+			(if $s.minProperties and ($v | length) < $s.minProperties then
+				"\(where($p)) has \($v | length) keys, fewer than \($s.minProperties)" else empty end),
+			($s.propertyNames.pattern as $names | $s.properties as $props | $s.additionalProperties as $more
+			 | $v | keys_unsorted[] as $k
+			 | if $names and ($k | test($names) | not) then
+				"\(where($p)) has the key \($k | tojson), which does not match \($names)"
+			   elif $props[$k] then $v[$k] | errors($props[$k]; $p + [$k]; $defs)
+			   elif $more == false then "\(where($p + [$k])) is not in the schema"
+			   elif ($more | type) == "object" then $v[$k] | errors($more; $p + [$k]; $defs)
+			   else empty end)
+		 elif $vt == "array" and $s.items then
 			# Items of one plain type and a range (hammer.json's 30,000
 			# samples in a stress run): a cheap test first, the full one
 			# only for an item that fails it.
