@@ -18,7 +18,7 @@ QC_SPIN_WAIT_LIST=$QC_ROOT/bench/plugin/spin-wait.list
 # its words split in the shell as awk splits them (every variant a run
 # checks looks its rule up: no process for it).
 qc_drain_reach() {
-	r= _dr_nl=
+	r='' _dr_nl=''
 	while read -r _dr_v _dr_fn _dr_per _dr_rest || [ -n "$_dr_v" ]; do
 		[ "$_dr_v" = "$1" ] || continue
 		r="$r$_dr_nl$_dr_fn $_dr_per" _dr_nl='

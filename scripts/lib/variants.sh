@@ -135,7 +135,7 @@ qc_series_marked_awk() { qc_registry | awk -v m="$1" '{ for (i = 6; i <= NF; i++
 # variant on a line, and _mk_words, on one line; every entry point asks for
 # the defaults and the baseline)
 _qc_marked() {
-	_mk_m=$1 _mk_lines= _mk_words=
+	_mk_m=$1 _mk_lines='' _mk_words=''
 	qc_registry_each _qc_marked_line || :
 }
 _qc_marked_line() {
