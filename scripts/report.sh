@@ -43,12 +43,23 @@ trap 'rc=$?; [ -z "$tmp" ] || rm -rf "$tmp"
 	[ $rc -eq 0 ] || [ -z "${QC_STATUS_FILE:-}" ] || rm -f "$run/$QC_REPORT_MD" "$run/$QC_REPORT_HTML"' EXIT
 [ -f "$sum" ] || die "'$run' has no summary.json (never judged, or its judging was refused: see its status): $reanalyze"
 need_cmd jq gnuplot
-# Its shape, in one jq (each jq costs a start): a quietcore summary; variant
+tmp=$(mktemp -d)
+qj() { jq -L "$lib" "$@"; }
+# sections FILE: FILE's "@@ NAME" sections, each into the file $tmp/NAME.
+sections() { awk -v dir="$tmp" '/^@@ [^ ]+$/ { f = dir "/" $2; printf "" > f; next } { print > f }' "$1"; }
+# Its shape, then every plot's data (plotdata.jq all_data), in one jq (each
+# jq costs a start), split into $tmp/shape, the data files and $tmp/vars
+# (what the plots are told). The shape: a quietcore summary; variant
 # names that can become file names and gnuplot strings; and not from
 # before the verdict policy, which has no rule to state and no exposure or
 # charged counts to name as evidence: refused rather than rendered
-# without its evidence.
-shape=$(jq -r 'if ((.run.id | type == "string") and (.variants | type == "object" and length > 0)) | not
+# without its evidence. Slurped, so that a file of anything but one JSON
+# value (or none that parses) is no summary; a jq error in the shape
+# leaves no $tmp/shape, one in the data is shown only for a good shape.
+# The shape is made whole ([shape]) before the data: jq 1.6's try would
+# otherwise catch an error of all_data, and the data would end short.
+if qj -r -s 'include "plotdata";
+	def shape: if ((.run.id | type == "string") and (.variants | type == "object" and length > 0)) | not
 	then "not a summary"
 	elif .variants | keys | all(test("^[A-Za-z0-9_.-]+$")) | not then "bad name"
 	elif try ((.policy | type == "object")
@@ -58,21 +69,29 @@ shape=$(jq -r 'if ((.run.id | type == "string") and (.variants | type == "object
 			and (if .verdict == "FAILED-RUN" or .verdict == "NO-TRACE" then true
 			     else all(.cpus[]; has("exposure") and (.charged | type == "number")
 			                       and (.workload | type == "string")) end))) catch false
-	then "ok" else "old" end' "$sum" 2>/dev/null) || shape="not a summary"
+	then "ok" else "old" end;
+	if length != 1 then "@@ shape", "not a summary"
+	else .[0] | [shape][0] as $s | "@@ shape", $s, (if $s == "ok" then all_data else empty end) end' \
+	"$sum" > "$tmp/data" 2>"$tmp/data.err"; then data=ok; else data=failed; fi
+sections "$tmp/data"
+shape=
+[ ! -f "$tmp/shape" ] || read -r shape < "$tmp/shape" || :
 case $shape in
 ok) ;;
 "bad name") die "$sum has a variant name that is not [A-Za-z0-9_.-]: not a quietcore summary" ;;
 old) die "$sum is an old-format summary (no verdict policy, or no per-CPU exposure and charged counts): $reanalyze" ;;
 *) die "$sum is not a quietcore summary (needs .run.id and .variants)" ;;
 esac
-
-tmp=$(mktemp -d)
-qj() { jq -L "$lib" "$@"; }
 plots_dir=$run/$QC_PLOTS
 mkdir -p "$plots_dir"
 rm -f "$plots_dir/interruptions.svg" "$plots_dir/oslat.svg" "$plots_dir/refill.svg" "$plots_dir/drain-cdf.svg" \
 	"$plots_dir/alloc-cost.svg" "$plots_dir/audit.svg"
 plots=
+# The plots' data, made with the shape above: its jq error, if any, once
+# an earlier pass's plots are gone.
+[ "$data" = ok ] || { cat "$tmp/data.err" >&2; die "preparing the plots' data failed (see the jq error above)"; }
+# shellcheck disable=SC1091 # written just above
+. "$tmp/vars"
 
 # plot NAME VARIANTS [ASSIGNMENTS [SCRIPT]]: plots/NAME.svg from
 # report/SCRIPT.gp (default NAME.gp) and the data files in $tmp, for the
@@ -86,13 +105,6 @@ plot() {
 	mv "$tmp/$1.svg" "$plots_dir/$1.svg"
 	plots="$plots $1"
 }
-
-# Every plot's data in one jq (plotdata.jq all_data), split into its files
-# in $tmp, and what the plots are told in $tmp/vars.
-qj -r 'include "plotdata"; all_data' "$sum" > "$tmp/data" || die "preparing the plots' data failed (see the jq error above)"
-awk -v dir="$tmp" '/^@@ / { f = dir "/" $2; printf "" > f; next } { print > f }' "$tmp/data"
-# shellcheck disable=SC1091 # written just above
-. "$tmp/vars"
 
 # (a) interruptions per isolated CPU: every variant whose trace was analysed.
 plot interruptions "$int_with" "cpus='$cpus'; peak=$peak; title='$int_title'"
@@ -112,18 +124,26 @@ if [ "$audit" = yes ]; then
 	plot audit "$audit_variants" "triggers='$audit_triggers'"
 fi
 
-# report.md and report.html, from the same blocks (report/model.jq).
+# report.md, report.html and the answer table, from the same blocks
+# (report/model.jq), in one jq: the blocks, the costly part, are made once.
+# Split as above; a section is whole when the next one has begun, and
+# report.md and report.html are written before the answer table is
+# printed, as they were when each was its own jq.
 status=$(cat "$run/$QC_STATUS" 2>/dev/null || echo unknown)
 svgfile() { if [ -f "$plots_dir/$1.svg" ]; then echo "$plots_dir/$1.svg"; else echo /dev/null; fi; }
-qj -r --arg plots "$plots" --arg run_status "$status" \
-	-f "$lib/md.jq" "$sum" > "$tmp/report.md" || die "rendering report.md failed (see the jq error above)"
-qj -r --arg plots "$plots" --arg run_status "$status" \
+if qj -r --arg plots "$plots" --arg run_status "$status" \
 	--rawfile svg_interruptions "$(svgfile interruptions)" --rawfile svg_oslat "$(svgfile oslat)" \
 	--rawfile svg_refill "$(svgfile refill)" --rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
 	--rawfile svg_alloc_cost "$(svgfile alloc-cost)" --rawfile svg_audit "$(svgfile audit)" \
-	-f "$lib/html.jq" "$sum" > "$tmp/report.html" || die "rendering report.html failed (see the jq error above)"
+	'include "model"; include "md"; include "html"; include "text";
+	blocks as $b | "@@ report.md", report_md($b), "@@ report.html", report_html($b), "@@ text", answer_text' \
+	"$sum" > "$tmp/render"; then rendered=yes; else rendered=no; fi
+sections "$tmp/render"
+[ -f "$tmp/report.html" ] || die "rendering report.md failed (see the jq error above)"
+[ -f "$tmp/text" ] || die "rendering report.html failed (see the jq error above)"
 mv "$tmp/report.md" "$run/$QC_REPORT_MD"
 mv "$tmp/report.html" "$run/$QC_REPORT_HTML"
 info "report: $run/$QC_REPORT_MD, $run/$QC_REPORT_HTML, plots in $plots_dir/"
 # The answer table last, on stdout: what `make compare` ends with.
-qj -r -f "$lib/text.jq" "$sum" || die "rendering the answer table failed (see the jq error above)"
+[ "$rendered" = yes ] || die "rendering the answer table failed (see the jq error above)"
+while IFS= read -r line; do printf '%s\n' "$line"; done < "$tmp/text"

@@ -44,10 +44,23 @@ untouched=$scratch/cache-untouched
 # the suite's programs running side by side, a refusal may wait for a CPU
 # longer than it takes (a refusal costs about 0.7 s of CPU here), while
 # unpacking a tree or building takes tens of seconds to minutes of CPU.
+# (Read in the shell: no process of its own in the CPU time it measures.)
 cpu_ms() {
 	times > "$scratch/times"
-	cpu=$(awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%d\n", (u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1000 }' \
-		"$scratch/times")
+	{ read -r _ _; read -r _user _sys; } < "$scratch/times"
+	tms_ms "$_user"
+	cpu=$_ms
+	tms_ms "$_sys"
+	cpu=$((cpu + _ms))
+}
+# tms_ms TIME: _ms, TIME as times prints it ("1m2.345678s") in whole ms.
+tms_ms() {
+	_min=${1%%m*} _sec=${1#*m}
+	_sec=${_sec%s}
+	case $_sec in *.*) _frac=${_sec#*.}000 _sec=${_sec%%.*} ;; *) _frac=000 ;; esac
+	_frac=${_frac%"${_frac#???}"}
+	# (a leading 1 keeps 0-led digits from reading as octal)
+	_ms=$((_min * 60000 + _sec * 1000 + 1$_frac - 1000))
 }
 for bad in "VARIANTS=vanilla:unknown variant 'vanilla'" "VARIANTS=wq wq:is given twice" \
 	"SCENARIO=bogus:unknown scenario 'bogus'" \

@@ -14,9 +14,16 @@ qc_cost_plugin() {
 }
 QC_DRAIN_REACH_LIST=$QC_ROOT/bench/plugin/drain-reach.list
 QC_SPIN_WAIT_LIST=$QC_ROOT/bench/plugin/spin-wait.list
-# qc_drain_reach VARIANT: "FUNCTION PER" from bench/plugin/drain-reach.list.
+# qc_drain_reach VARIANT: "FUNCTION PER" from bench/plugin/drain-reach.list,
+# its words split in the shell as awk splits them (every variant a run
+# checks looks its rule up: no process for it).
 qc_drain_reach() {
-	r=$(awk -v v="$1" '$1 == v { print $2, $3 }' "$QC_DRAIN_REACH_LIST")
+	r='' _dr_nl=''
+	while read -r _dr_v _dr_fn _dr_per _dr_rest || [ -n "$_dr_v" ]; do
+		[ "$_dr_v" = "$1" ] || continue
+		r="$r$_dr_nl$_dr_fn $_dr_per" _dr_nl='
+'
+	done < "$QC_DRAIN_REACH_LIST"
 	[ -n "$r" ] || die "bench/plugin/drain-reach.list has no rule for variant '$1': add one"
 	echo "$r"
 }

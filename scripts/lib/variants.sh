@@ -125,11 +125,41 @@ qc_label_variant() {
 # qc_variant_of LABEL: the same, printed.
 qc_variant_of() { qc_label_variant "$1" && echo "$QC_VO"; }
 # qc_series_marked MARK: the variants whose line carries MARK, in order.
-qc_series_marked() { qc_registry | awk -v m="$1" '{ for (i = 6; i <= NF; i++) if ($i == m) print $1 }'; }
+qc_series_marked() {
+	qc_registry_readable || { qc_series_marked_awk "$1"; return; }
+	_qc_marked "$1"
+	printf '%s' "$_mk_lines"
+}
+qc_series_marked_awk() { qc_registry | awk -v m="$1" '{ for (i = 6; i <= NF; i++) if ($i == m) print $1 }'; }
+# (qc_series_marked in the shell, as qc_variant_field: _mk_lines, each
+# variant on a line, and _mk_words, on one line; every entry point asks for
+# the defaults and the baseline)
+_qc_marked() {
+	_mk_m=$1 _mk_lines='' _mk_words=''
+	qc_registry_each _qc_marked_line || :
+}
+_qc_marked_line() {
+	_mk_v=$1
+	[ $# -gt 5 ] || return 0
+	shift 5
+	for _mk_w; do
+		[ "$_mk_w" = "$_mk_m" ] || continue
+		_mk_lines="$_mk_lines$_mk_v
+" _mk_words="$_mk_words${_mk_words:+ }$_mk_v"
+	done
+}
 # The variants a job runs when VARIANTS is not given, on one line.
-qc_default_variants() { qc_series_marked default | paste -sd' ' -; }
+qc_default_variants() {
+	qc_registry_readable || { qc_series_marked_awk default | paste -sd' ' -; return; }
+	_qc_marked default
+	printf '%s\n' "$_mk_words"
+}
 # The variant comparisons are made against, if one is marked "baseline".
-qc_series_baseline() { qc_series_marked baseline | head -n1; }
+qc_series_baseline() {
+	qc_registry_readable || { qc_series_marked_awk baseline | head -n1; return; }
+	_qc_marked baseline
+	[ -z "$_mk_lines" ] || printf '%s\n' "${_mk_words%% *}"
+}
 # qc_check_variant VARIANT: a variant the registry knows, whose line is
 # whole, and every file it needs there: each one missing fails in one line
 # naming it, before anything is built (a list found missing after a build

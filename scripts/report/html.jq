@@ -52,7 +52,8 @@ figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: .9rem; color: #555; }
 ";
 
-blocks as $b
-| "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+# report_html(blocks): the whole file.
+def report_html($b):
+  "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 + "<title>quietcore report — \(.run.id | @html)</title>\n<style>\(style)\(verdict_classes)\n</style>\n</head>\n<body>\n"
-+ ($b | map(html_block) | join("\n")) + "\n</body>\n</html>\n"
++ ($b | map(html_block) | join("\n")) + "\n</body>\n</html>\n";

@@ -39,4 +39,5 @@ def md_block:
 	elif .plot then "![plot: \(.plot)](plots/\(.plot).svg)\n\n" + ("*\(.caption)*" | paragraphs)
 	else empty end;
 
-blocks | map(md_block) | join("\n\n") + "\n"
+# report_md(blocks): the whole file.
+def report_md($b): $b | map(md_block) | join("\n\n") + "\n";
