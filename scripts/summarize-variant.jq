@@ -15,7 +15,8 @@
 # audit scenario's per-trigger counts), $stress_f (the stress scenario's
 # phases, QC_STRESS_PHASES: text, one phase's outcome a line).
 # Output: one line per guest, in order: {refuse: null or one line saying
-# what is wrong and what to do, summary: {...}}. A refusal is not a
+# what is wrong and what to do, continuation_ns: its analysis's, summary:
+# {...}}. A refusal is not a
 # verdict: summarize.sh writes nothing.
 
 # A file's text as JSON: null when absent (""), "invalid" unless it is one
@@ -247,6 +248,9 @@ def judge:
      elif $scenario == "audit" then {verdict: "AUDIT", cpus: []}
      else verdict_of($cpus) end) as $v
   | {refuse: $refuse,
+     # The continuation bound the analyzer counted with (the same analyzer
+     # for every variant of one run; summarize.sh records the first).
+     continuation_ns: ($analysis | obj | .policy | obj | .continuation_ns),
      summary: {
        status: $status,
        verdict: $v.verdict,

@@ -305,19 +305,13 @@ else "$QC_ROOT/scripts/alloc-cost.sh" "$run" "$variants" "$baseline" >"$tmp/cost
 bp=
 for g in $judged; do [ -f "$run/$g/$QC_BOOT_PARAMS" ] && { bp=$run/$g/$QC_BOOT_PARAMS; break; }; done
 smp=$(qc_kv "${bp:-/dev/null}" smp)
-# The continuation bound the analyzer counted with (the same analyzer for
-# every variant of one run). (Not read in the jq below: jq 1.6's try
-# catches errors raised after it, and a failed guest's file may be cut.)
-cont=null
-for g in $judged; do
-	f=$run/$g/$QC_ANALYSIS.json
-	[ -f "$f" ] || continue
-	cont=$(jq '.policy.continuation_ns // null' "$f" 2>/dev/null || echo null)
-	[ "$cont" = null ] || break
-done
 # Variants in run.txt's order: each judged guest's v-GUEST.json. The
 # audit's per-trigger counts (scripts/audit.sh) go under .audit, by
-# variant, in the triggers' order. All in one jq.
+# variant, in the triggers' order. The policy as applied gets the
+# analyzer's continuation bound, from the first analysis that has one.
+# Then the verdict table (below), from that summary. All in one jq: the
+# summary's lines down to its closing brace go to summary.json, the
+# table's to the terminal.
 set --
 for g in $judged; do set -- "$@" "$tmp/v-$g.json"; done
 jq -n \
@@ -332,12 +326,14 @@ jq -n \
 	--argjson policy "$policy" --arg baseline "$baseline" --arg baseline_rule "$baseline_rule" \
 	--argjson alloc "$(alloc_bench)" \
 	--slurpfile cost "$tmp/cost.json" --arg cost_missing "$cost_missing" \
-	--arg names "$judged" --argjson cont "$cont" \
-	'def blank_null: if . == "" then null else . end;
+	--arg names "$judged" -r -L "$QC_ROOT/scripts" \
+	'include "summary-table";
+	 def blank_null: if . == "" then null else . end;
 	 # (no tonumber?: jq 1.6 try catches the errors raised after it, and
 	 # would swallow a crash further down, and the summary with it)
 	 def number_or_null: if test("^[-+]?[0-9]*[.]?[0-9]+([eE][-+]?[0-9]+)?$") then tonumber else null end;
-	 ([$names | splits(" +") | select(. != "")] as $n | [$n, [inputs]] | transpose
+	 [inputs] as $judged
+	 | ([$names | splits(" +") | select(. != "")] as $n | [$n, $judged] | transpose
 	  | map({(.[0]): .[1].summary}) | add // {}) as $v
 	 | {run: {id: $id, accel: ($accel | blank_null // "unknown"), kernel_tree: ($tree | blank_null),
 	        scenario: $scenario, duration_s: ($duration | number_or_null),
@@ -347,57 +343,15 @@ jq -n \
 	  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end),
 	  alloc_cost: $cost[0]}
 	 + (if $cost_missing == "" then {} else {alloc_cost_missing: $cost_missing} end)
-	 | .policy.continuation_ns = $cont
+	 | .policy.continuation_ns = first($judged[].continuation_ns | select(. != null) // null)
 	 | .variants = ($v | map_values(del(.audit)))
 	 | .audit = ([$v[].audit | select(. != null)] as $a
 	     | if $a == [] then null else
 	         {triggers: [$a[0].triggers[].name],
-	          variants: ($v | map_values(.audit) | with_entries(select(.value != null)))} end)' \
-	"$@" > "$run/$QC_SUMMARY.tmp"
+	          variants: ($v | map_values(.audit) | with_entries(select(.value != null)))} end)
+	 | ., "", verdict_table' \
+	"$@" > "$tmp/summary-and-table"
+awk -v summary="$run/$QC_SUMMARY.tmp" 'done { print; next } { print > summary } /^}$/ { done = 1 }' "$tmp/summary-and-table"
 mv "$run/$QC_SUMMARY.tmp" "$run/$QC_SUMMARY"
-
-# --- the verdict table -------------------------------------------------------
-# Per CPU: interruptions the drain sent / drains that reached it, its
-# workload, RCU's forcing for the drain's grace periods (indirect) and the
-# interruptions without a sender (unknown); one CPU a line, 100 columns.
-# Then the rule, the self-test and the audit's matrix: per trigger and
-# variant, the isolated CPUs' interruptions in its sub-window, what the
-# gaps' rate gives, the top cause. All in one jq.
-echo
-printf '%-10s %-14s %7s %8s %8s %6s  %s\n' variant verdict drains p99_us max_us stalls \
-	"CPU drain-sent/reached, ind, unk"
-jq -r 'def l($w): tostring | . + (if length < $w then " " * ($w - length) else "" end);
-	def r($w): tostring | (if length < $w then " " * ($w - length) else "" end) + .;
-	(.variants | to_entries[] | .key as $v | .value
-	| [.cpus | to_entries[] | .value as $c
-	   | "cpu\(.key) \($c.charged // "-")/\($c.exposure.drains // "-") \($c.workload),"
-	     + " ind \($c.indirect // "-"), unk \($c.unknown // "-")"] as $cpus
-	| ($cpus | if . == [] then ["-"] else . end) as $cpus
-	| "\($v | l(10)) \(.verdict | l(14)) \(.drain.calls // "-" | r(7))"
-	  + " \(.drain.p99_us // "-" | if type == "number" then round else . end | r(8))"
-	  + " \(.drain.max_us // "-" | if type == "number" then round else . end | r(8))"
-	  + " \(.drain.stalls // "-" | r(6))  \($cpus[0])",
-	  ($cpus[1:][] | " " * 60 + .)),
-	(.policy as $p
-	| "rule (\($p.file)): by origin. FAIL: an interruption the drain sent (a sender",
-	  "      stack holds one of its drain_functions, or the sender was inside its own drain call),",
-	  "      not a lock hand-off; INDIRECT: RCU forcing for a grace period a drain requested;",
-	  "      CONTENDED: only lock hand-offs (a task on the CPU blocked on a lock the drain held);",
-	  "      INCONCLUSIVE: a remote-type interruption without a sender; PASS also needs",
-	  "      >= \($p.min_exposure.refill) drains reaching each refill CPU, >= \($p.min_exposure.oslat) each oslat CPU, >= \($p.min_drain_calls) drain calls.",
-	  "      Time alone charges nothing.",
-	  "self-test, per variant (counted/planted; the planter as the drain gives FAIL exactly):",
-	  ([.variants | to_entries[] | select(.value.selftest != null) | .value.selftest as $s
-	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"
-	      + (if $s.verdict_check.exact then " exact" else " NOT exact" end)]
-	   | "  " + (if . == [] then "none in this run" else join(", ") end))),
-	(.audit // empty | . as $a | ($a.variants | keys_unsorted) as $vs
-	| "", "isolation audit (own path/all interruptions on the isolated CPUs in the sub-window/the gaps'"'"' rate for it, top cause above the gaps):",
-	  ($a.triggers[] as $t | "  \($t): " + ([$vs[] as $v | $a.variants[$v].triggers[] | select(.name == $t)
-	    | "\($v) " + (if .interruptions == null then .result
-	        else "\(.own // "-")/\(.interruptions)/\(.expected * 10 | round / 10)"
-	          + ((.excess_by_cause // {}) | to_entries | max_by(.value) // null
-	             | if . == null then "" else " \(.key)" end)
-	          + (if .result != "MEASURED" then " (\(.result))" else "" end) end)] | join(", "))))' "$run/$QC_SUMMARY"
 echo
 info "summary: $run/$QC_SUMMARY"

@@ -1,0 +1,45 @@
+# summary-table.jq: verdict_table, the lines summarize.sh leaves on the
+# terminal, from the run's summary (its input). Per CPU: interruptions the
+# drain sent / drains that reached it, its workload, RCU's forcing for the
+# drain's grace periods (indirect) and the interruptions without a sender
+# (unknown); one CPU a line, 100 columns. Then the rule, the self-test and
+# the audit's matrix: per trigger and variant, the isolated CPUs'
+# interruptions in its sub-window, what the gaps' rate gives, the top
+# cause.
+
+def l($w): tostring | . + (if length < $w then " " * ($w - length) else "" end);
+def r($w): tostring | (if length < $w then " " * ($w - length) else "" end) + .;
+
+def verdict_table:
+	"\("variant" | l(10)) \("verdict" | l(14)) \("drains" | r(7)) \("p99_us" | r(8)) \("max_us" | r(8)) \("stalls" | r(6))  CPU drain-sent/reached, ind, unk",
+	(.variants | to_entries[] | .key as $v | .value
+	| [.cpus | to_entries[] | .value as $c
+	   | "cpu\(.key) \($c.charged // "-")/\($c.exposure.drains // "-") \($c.workload),"
+	     + " ind \($c.indirect // "-"), unk \($c.unknown // "-")"] as $cpus
+	| ($cpus | if . == [] then ["-"] else . end) as $cpus
+	| "\($v | l(10)) \(.verdict | l(14)) \(.drain.calls // "-" | r(7))"
+	  + " \(.drain.p99_us // "-" | if type == "number" then round else . end | r(8))"
+	  + " \(.drain.max_us // "-" | if type == "number" then round else . end | r(8))"
+	  + " \(.drain.stalls // "-" | r(6))  \($cpus[0])",
+	  ($cpus[1:][] | " " * 60 + .)),
+	(.policy as $p
+	| "rule (\($p.file)): by origin. FAIL: an interruption the drain sent (a sender",
+	  "      stack holds one of its drain_functions, or the sender was inside its own drain call),",
+	  "      not a lock hand-off; INDIRECT: RCU forcing for a grace period a drain requested;",
+	  "      CONTENDED: only lock hand-offs (a task on the CPU blocked on a lock the drain held);",
+	  "      INCONCLUSIVE: a remote-type interruption without a sender; PASS also needs",
+	  "      >= \($p.min_exposure.refill) drains reaching each refill CPU, >= \($p.min_exposure.oslat) each oslat CPU, >= \($p.min_drain_calls) drain calls.",
+	  "      Time alone charges nothing.",
+	  "self-test, per variant (counted/planted; the planter as the drain gives FAIL exactly):",
+	  ([.variants | to_entries[] | select(.value.selftest != null) | .value.selftest as $s
+	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"
+	      + (if $s.verdict_check.exact then " exact" else " NOT exact" end)]
+	   | "  " + (if . == [] then "none in this run" else join(", ") end))),
+	(.audit // empty | . as $a | ($a.variants | keys_unsorted) as $vs
+	| "", "isolation audit (own path/all interruptions on the isolated CPUs in the sub-window/the gaps' rate for it, top cause above the gaps):",
+	  ($a.triggers[] as $t | "  \($t): " + ([$vs[] as $v | $a.variants[$v].triggers[] | select(.name == $t)
+	    | "\($v) " + (if .interruptions == null then .result
+	        else "\(.own // "-")/\(.interruptions)/\(.expected * 10 | round / 10)"
+	          + ((.excess_by_cause // {}) | to_entries | max_by(.value) // null
+	             | if . == null then "" else " \(.key)" end)
+	          + (if .result != "MEASURED" then " (\(.result))" else "" end) end)] | join(", "))));
