@@ -30,13 +30,23 @@ need_cmd jq awk
 for f in "$QC_HAMMER_JSON" "$QC_RTHOG_JSON" "$QC_RTHOG_ENV" "$QC_LOCKWATCH"; do
 	[ -s "$dir/$f" ] || die "$dir/$f is missing or empty: the rthog scenario writes it; re-run the variant"
 done
-for f in "$QC_HAMMER_JSON" "$QC_RTHOG_JSON"; do
-	jq -e 'type == "object"' "$dir/$f" > /dev/null 2>&1 || die "$dir/$f is not one JSON object (a cut file?): re-run the variant"
-done
-jq -e '(.calls | type) == "number" and (.samples_us | type) == "array" and (.stall_threshold_ms | type) == "number"' \
-	"$dir/$QC_HAMMER_JSON" > /dev/null || die "$dir/$QC_HAMMER_JSON lacks calls, samples_us or stall_threshold_ms: not the hammer's stats"
-jq -e '([.prio, .period_ms, .spin_ms, .wakeups] | map(type == "number") | all)' "$dir/$QC_RTHOG_JSON" > /dev/null ||
-	die "$dir/$QC_RTHOG_JSON lacks prio, period_ms, spin_ms or wakeups: not rthog's output"
+# What the hammer's stats and the hog's output must hold.
+hammer_fields='(.calls | type) == "number" and (.samples_us | type) == "array" and (.stall_threshold_ms | type) == "number"'
+hog_fields='([.prio, .period_ms, .spin_ms, .wakeups] | map(type == "number") | all)'
+# One jq passes both files when each is one object with its fields (a jq a
+# check cost a second on a slow host); the checks one by one say which
+# failed, and what, only when it does not.
+if ! jq -n -e --slurpfile h "$dir/$QC_HAMMER_JSON" --slurpfile g "$dir/$QC_RTHOG_JSON" "
+	def one(f): length == 1 and (.[0] | type == \"object\" and f);
+	(\$h | one($hammer_fields)) and (\$g | one($hog_fields))" > /dev/null 2>&1; then
+	for f in "$QC_HAMMER_JSON" "$QC_RTHOG_JSON"; do
+		jq -e 'type == "object"' "$dir/$f" > /dev/null 2>&1 || die "$dir/$f is not one JSON object (a cut file?): re-run the variant"
+	done
+	jq -e "$hammer_fields" "$dir/$QC_HAMMER_JSON" > /dev/null ||
+		die "$dir/$QC_HAMMER_JSON lacks calls, samples_us or stall_threshold_ms: not the hammer's stats"
+	jq -e "$hog_fields" "$dir/$QC_RTHOG_JSON" > /dev/null ||
+		die "$dir/$QC_RTHOG_JSON lacks prio, period_ms, spin_ms or wakeups: not rthog's output"
+fi
 kprio=$(sed -n 's/^kthread_prio=//p' "$dir/$QC_RTHOG_ENV")
 case $kprio in ''|*[!0-9]*) die "$dir/$QC_RTHOG_ENV has no numeric kthread_prio= line ('$kprio'): cannot say what RCU boosting could do" ;; esac
 
