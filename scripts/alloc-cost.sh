@@ -14,6 +14,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/log.sh"
 . "$here/lib/bench.sh"
 . "$here/lib/plugin.sh"
+. "$here/lib/runs.sh"
 need_cmd jq make
 run=${1:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
 variants=${2:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
@@ -37,7 +38,8 @@ any=no
 for v in $variants; do
 	d=$run/$(qc_label "$v" "" "$QC_TAG_COST")
 	[ -d "$d" ] || continue
-	[ "$(cat "$d/status" 2>/dev/null)" = ok ] || continue
+	qc_status_read "$d"
+	[ "$QC_ST" = ok ] || continue
 	for f in "$QC_COST_FILE" "$QC_PFT_COST"; do
 		[ -s "$d/$f" ] || die "$d/$f is missing or empty: the counted benchmark of $v did not record (rerun make compare)"
 	done
