@@ -14,6 +14,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/log.sh"
 . "$here/lib/bench.sh"
 . "$here/lib/plugin.sh"
+. "$here/lib/runs.sh"
 need_cmd jq make
 run=${1:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
 variants=${2:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
@@ -23,6 +24,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 spin=$(qc_spin_wait)
+# The list as read once: qc_drain_runs would read it again (a jq) for
+# every variant.
+qc_spin_wait() { printf '%s\n' "$spin"; }
 # The figures per fault that get statistics, and how a run's object holds each.
 metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns_nospin",
 	  "kernel_loads": ".kernel.loads", "kernel_stores": ".kernel.stores",
@@ -34,7 +38,8 @@ any=no
 for v in $variants; do
 	d=$run/$(qc_label "$v" "" "$QC_TAG_COST")
 	[ -d "$d" ] || continue
-	[ "$(cat "$d/status" 2>/dev/null)" = ok ] || continue
+	qc_status_read "$d"
+	[ "$QC_ST" = ok ] || continue
 	for f in "$QC_COST_FILE" "$QC_PFT_COST"; do
 		[ -s "$d/$f" ] || die "$d/$f is missing or empty: the counted benchmark of $v did not record (rerun make compare)"
 	done
@@ -50,39 +55,54 @@ done
 [ "$any" = yes ] || { echo null; exit 0; }
 
 welch=$(qc_welch "$tmp") || exit 1
-# Every figure's samples, one file per variant, thread count and metric
-# ($tmp/s/V.THREADS.METRIC, one sample a line), written by one jq a variant:
-# a jq and a welch per figure made this step take half a minute.
-mkdir -p "$tmp/s"
+# The variants measured, each once, in run order.
+measured=
 for v in $variants; do
 	[ -f "$tmp/$v.runs" ] || continue
-	jq -r --argjson metrics "$metrics" '.[] as $r | $metrics | to_entries[]
-		| (.value | ltrimstr(".") | split(".")) as $p | "\($r.threads).\(.key) \($r | getpath($p))"' "$tmp/$v.runs" |
-		awk -v dir="$tmp/s/$v" '{ print $2 > (dir "." $1) }'
+	case " $measured " in *" $v "*) continue ;; esac
+	measured="$measured $v"
 done
-# tests_of V: {THREADS: {METRIC: Welch's test of V against the baseline, or
-# null}} for every figure V has samples of.
-tests_of() {
-	for f in "$tmp/s/$1".*; do
-		key=${f#"$tmp/s/$1".}
+# Every figure's samples, one file per variant, thread count and metric
+# ($tmp/s/V.THREADS.METRIC, one sample a line), written by one jq: a jq and
+# a welch per figure made this step take half a minute.
+mkdir -p "$tmp/s"
+set --
+for v in $measured; do set -- "$@" "$tmp/$v.runs"; done
+jq -r --argjson metrics "$metrics" '(input_filename | sub(".*/"; "") | rtrimstr(".runs")) as $v
+	| .[] as $r | $metrics | to_entries[]
+	| (.value | ltrimstr(".") | split(".")) as $p | "\($v).\($r.threads).\(.key) \($r | getpath($p))"' "$@" |
+	awk -v dir="$tmp/s" '{ print $2 > (dir "/" $1) }'
+# Welch's test of every figure of V against the baseline's, or null: a
+# line each, {"v": V, "t": THREADS, "m": METRIC, "w": welch --json}.
+for v in $measured; do
+	for f in "$tmp/s/$v".*; do
+		key=${f#"$tmp/s/$v".}
 		w=null
-		if [ "$1" != "$baseline" ] && [ -f "$tmp/s/$baseline.$key" ]; then
+		if [ "$v" != "$baseline" ] && [ -f "$tmp/s/$baseline.$key" ]; then
 			w=$("$welch" --json "$tmp/s/$baseline.$key" "$f" 2>/dev/null) || w=null
 		fi
-		printf '{"t":"%s","m":"%s","w":%s}\n' "${key%%.*}" "${key#*.}" "$w"
-	done | jq -sc 'reduce .[] as $x ({}; .[$x.t][$x.m] = ($x.w | if . == null then null else {diff_pct, t, df, p, significant} end))'
-}
+		printf '{"v":"%s","t":"%s","m":"%s","w":%s}\n' "$v" "${key%%.*}" "${key#*.}" "$w"
+	done
+done > "$tmp/tests"
 
-for v in $variants; do
-	[ -f "$tmp/$v.runs" ] || continue
-	tests=$(tests_of "$v")
-	jq -n --arg v "$v" --slurpfile runs "$tmp/$v.runs" --slurpfile drain "$tmp/$v.drain" \
-		--argjson tests "$tests" --argjson metrics "$metrics" --arg dir "$(qc_label "$v" "" "$QC_TAG_COST")" '
-		def stats: length as $n | (add / $n) as $m
-			| {n: $n, mean: $m,
-			   sd: (if $n > 1 then (map((. - $m) * (. - $m)) | add / ($n - 1) | sqrt) else null end)}
-			| .cv_pct = (if .sd == null or .mean == 0 then null else 100 * .sd / .mean end);
-		$runs[0] as $r
+# In run order: one object, a key per variant, by one jq (each variant's
+# runs and drain as its --slurpfile "runs:V" and "drain:V").
+set --
+for v in $measured; do
+	set -- "$@" --slurpfile "runs:$v" "$tmp/$v.runs" --slurpfile "drain:$v" "$tmp/$v.drain" \
+		--arg "dir:$v" "$(qc_label "$v" "" "$QC_TAG_COST")"
+done
+jq -n --arg measured "$measured" --slurpfile welch "$tmp/tests" --argjson metrics "$metrics" "$@" '
+	def stats: length as $n | (add / $n) as $m
+		| {n: $n, mean: $m,
+		   sd: (if $n > 1 then (map((. - $m) * (. - $m)) | add / ($n - 1) | sqrt) else null end)}
+		| .cv_pct = (if .sd == null or .mean == 0 then null else 100 * .sd / .mean end);
+	(reduce $welch[] as $x ({}; .[$x.v][$x.t][$x.m] = ($x.w | if . == null then null else {diff_pct, t, df, p, significant} end))) as $welch
+	| $ARGS.named as $in
+	| reduce ($measured | split(" ")[] | select(. != "")) as $v ({}; . + (
+		$in["runs:" + $v] as $runs | $in["drain:" + $v] as $drain | $in["dir:" + $v] as $dir
+		| ($welch[$v] // {}) as $tests
+		| $runs[0] as $r
 		| {($v): {
 			dir: $dir,
 			samples: ($r | map(del(.functions))),
@@ -103,7 +123,4 @@ for v in $variants; do
 					 switches: ([$s[].switches] | stats),
 					 cpus_reached: ([$s[].cpus_reached] | stats), wall_us: ([$s[].wall_us] | stats)} end),
 				functions: (.functions | with_entries(select(.value >= 1))),
-				task_functions: (.task_functions | with_entries(select(.value >= 1)))})}}' > "$tmp/$v.cost"
-done
-# In run order: one object, a key per variant.
-for v in $variants; do [ ! -f "$tmp/$v.cost" ] || cat "$tmp/$v.cost"; done | jq -s add
+				task_functions: (.task_functions | with_entries(select(.value >= 1)))})}}))'

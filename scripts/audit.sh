@@ -60,8 +60,6 @@ count() {
 		die "the analyzer refused $trace for $1 ($2..$3): $(head -n1 "$work/$1.err")"
 	rm -f "$work/$1.err"
 }
-mark() { jq -r --arg t "$1" '[.markers[] | select(.text == $t) | .ns][0] // empty' "$analysis"; }
-
 triggers=$(sed -n 's|^p:qcaudit/\([a-z_]*\) \([^ ]*\).*|\1:\2|p' "$list")
 [ -n "$triggers" ] || die "$list names no trigger (lines 'p:qcaudit/<name> <function>')"
 # The "#path" lines are the host's reading of the stacks, not what the
@@ -71,31 +69,44 @@ triggers=$(sed -n 's|^p:qcaudit/\([a-z_]*\) \([^ ]*\).*|\1:\2|p' "$list")
 audit_name=$(tr ' ' '\n' < "$dir/$QC_BOOT_PARAMS" 2>/dev/null | sed -n 's/^qc\.audit=//p' | head -n1)
 paths=$QC_ROOT/tracing/probes/$audit_name.list
 [ -n "$audit_name" ] && [ -f "$paths" ] || paths=$list
-# path NAME FUNCTION: the trigger's functions, comma-separated: the probed
-# one, then its "#path NAME ..." line's.
-path() {
-	echo "$2 $(sed -n "s|^#path $1 ||p" "$paths")" | tr -s ' \t' '\n\n' | sed '/^$/d' | paste -sd, -
-}
+nl='
+'
 for name in $(sed -n 's|^#path \([^ ]*\).*|\1|p' "$paths"); do
-	echo "$triggers" | grep -q "^$name:" || die "$paths has a '#path $name' line but no trigger $name"
+	case "$nl$triggers" in *"$nl$name:"*) ;; *) die "$paths has a '#path $name' line but no trigger $name" ;; esac
 done
 n=$(echo "$triggers" | wc -l)
-prev=$(mark "qc: window start")
-wend=$(mark "qc: window end")
-[ -n "$prev" ] && [ -n "$wend" ] || die "$analysis has no window markers: re-run scripts/analyze.sh $dir $iso"
+# plan: the window's markers ("START END"), then a line a trigger, "NAME
+# FUNCTION START END PATH": the markers of its sub-window ("-" for one the
+# analysis lacks: the guest did not run it) and its path, the probed
+# function and its "#path NAME ..." line's, comma-separated. One jq for
+# them all: a jq a marker cost more than the rest of the audit.
+plan=$(jq -r --arg triggers "$triggers" --rawfile paths "$paths" '
+	# the ns of the first marker of each text
+	(reduce (.markers[] | select((.text | type) == "string")) as $m ({};
+		if has($m.text) then . else .[$m.text] = $m.ns end)) as $at
+	| def at($t): $at[$t] // "-";
+	def path($t; $fn): [$fn, ($paths | split("\n")[] | select(startswith("#path \($t) "))
+		| ltrimstr("#path \($t) ") | splits("[ \t]+"))] | map(select(. != "")) | join(",");
+	"\(at("qc: window start")) \(at("qc: window end"))",
+	($triggers | split("\n")[] | split(":") | .[0] as $t | (.[1:] | join(":")) as $fn
+	 | "\($t) \($fn) \(at("qc: audit \($t) start")) \(at("qc: audit \($t) end")) \(path($t; $fn))")' "$analysis")
+read -r prev wend <<EOF
+$plan
+EOF
+[ "$prev" != - ] && [ "$wend" != - ] || die "$analysis has no window markers: re-run scripts/analyze.sh $dir $iso"
 i=0 gaps=
-for tp in $triggers; do
-	t=${tp%%:*}
+# (the analyzer reads no standard input: the plan stays the loop's)
+while read -r t fn s e path; do
 	i=$((i + 1))
 	info "audit $i/$n: $t"
-	s=$(mark "qc: audit $t start")
-	e=$(mark "qc: audit $t end")
-	if [ -n "$s" ] && [ -n "$e" ]; then
-		count "$t" "$s" "$e" "$(path "$t" "${tp#*:}")"
+	if [ "$s" != - ] && [ "$e" != - ]; then
+		count "$t" "$s" "$e" "$path"
 		[ "$s" -le "$prev" ] || { count "gap-$i" "$prev" "$s"; gaps="$gaps gap-$i"; }
 		prev=$e
 	fi
-done
+done <<EOF
+${plan#*"$nl"}
+EOF
 [ "$wend" -le "$prev" ] || { count "gap-end" "$prev" "$wend"; gaps="$gaps gap-end"; }
 [ -n "$gaps" ] || die "$trace has no quiet gap between the audit's sub-windows: no baseline to compare with"
 
@@ -112,46 +123,56 @@ for g in $gaps; do cat "$work/$g.json"; done | jq -s '
 	     {interruptions: ([$all[].cpus[$c].interruptions] | add),
 	      by_cause: ($all | sumc(.cpus[$c].by_cause))}}] | from_entries)}' > "$work/baseline.json"
 
-# One record per trigger, in the list's order.
-for tp in $triggers; do
-	t=${tp%%:*} fn=${tp#*:}
-	line=$(awk -v t="$t" '$1 == t' "$dir/$QC_AUDIT_TXT" | head -n1)
-	status=$(echo "$line" | awk '{ print $2 }')
-	said=$(echo "$line" | cut -d' ' -f3-)
+# One record per trigger, in the list's order, by one jq: each trigger's
+# analysis (none when the guest did not run it) as its --rawfile "a:NAME",
+# and its line of audit.txt, "NAME STATUS WHAT IT SAID" (the first whose
+# first field is NAME; what it said: its words from the third on, split at
+# single spaces, or all of a line with no space).
+set --
+while read -r t fn s e path; do
 	f=$work/$t.json
 	[ -f "$f" ] || f=/dev/null
-	jq -n --arg name "$t" --arg probe "$fn" --arg path "$(path "$t" "$fn")" \
-		--arg status "${status:-missing}" --arg said "$said" \
-		--rawfile a "$f" --slurpfile b "$work/baseline.json" '
-		def sumc(f): reduce (.[] | f | to_entries[]) as $e ({}; .[$e.key] += $e.value);
-		($a | if . == "" then null else fromjson end) as $a | $b[0] as $b
-		| {name: $name, probe: $probe, path: ($path | split(",")), status: $status, said: $said}
-		+ if $a == null then
-		    {result: (if $status == "not-implemented" then "NOT-IMPLEMENTED"
-		              elif $status == "missing" then "NOT-RUN" else "FAILED" end)}
-		  else
-		    ($a.window.duration_ns / 1e9) as $s
-		    | ($a.proof["qcaudit:" + $name] // 0) as $proof
-		    | {window: $a.window, proof: $proof,
-		       result: (if $status == "not-implemented" then "NOT-IMPLEMENTED"
-		                elif $proof == 0 then "NOT-TRIGGERED"
-		                elif $status != "ran" then "FAILED" else "MEASURED" end)}
-		    + if $proof == 0 then {} else
-		        ([$a.cpus[].by_cause | to_entries[]] | reduce .[] as $e ({}; .[$e.key] += $e.value)) as $bc
-		        | ([$a.cpus[].origins] | if any(. == null) then null else . end) as $o
-		        | {interruptions: $a.total,
-		           own: (if $o == null then null else [$o[].path] | add end),
-		           own_by_cause: (if $o == null then null else $o | sumc(.path_by_cause) end),
-		           other: (if $o == null then null else $a.total - ([$o[].path] | add) end),
-		           expected: ($b.per_s * $s),
-		           by_cause: $bc,
-		           excess_by_cause: ([$bc | to_entries[]
-		             | {key, value: (.value - (($b.by_cause[.key] // 0) / ($b.duration_ns / 1e9) * $s))}
-		             | select(.value >= 1)] | sort_by(-.value) | from_entries),
-		           drains: $a.drains,
-		           cpus: ($a.cpus | map_values({interruptions, by_cause, exposure}))}
-		      end
-		  end'
-done | jq -s --slurpfile b "$work/baseline.json" '{triggers: ., baseline: $b[0]}' > "$dir/$QC_AUDIT_JSON.tmp"
+	set -- "$@" --rawfile "a:$t" "$f"
+done <<EOF
+${plan#*"$nl"}
+EOF
+jq -n --arg plan "${plan#*"$nl"}" --rawfile txt "$dir/$QC_AUDIT_TXT" --slurpfile b "$work/baseline.json" "$@" '
+	def sumc(f): reduce (.[] | f | to_entries[]) as $e ({}; .[$e.key] += $e.value);
+	def fields: [splits("[ \t]+")] | map(select(. != ""));
+	($txt | split("\n")) as $txt
+	| [$plan | split("\n")[] | split(" ") | .[0] as $name | .[1] as $probe | .[4] as $path
+	   | ([$txt[] | select(fields[0] == $name)][0] // "") as $line
+	   | ($line | fields[1] // "" | if . == "" then "missing" else . end) as $status
+	   | ($line | split(" ") | if length == 1 then .[0] else .[2:] | join(" ") end) as $said
+	   | $ARGS.named["a:" + $name] as $a
+	   | ($a | if . == "" then null else fromjson end) as $a | $b[0] as $b
+	   | {name: $name, probe: $probe, path: ($path | split(",")), status: $status, said: $said}
+	   + if $a == null then
+	       {result: (if $status == "not-implemented" then "NOT-IMPLEMENTED"
+	                 elif $status == "missing" then "NOT-RUN" else "FAILED" end)}
+	     else
+	       ($a.window.duration_ns / 1e9) as $s
+	       | ($a.proof["qcaudit:" + $name] // 0) as $proof
+	       | {window: $a.window, proof: $proof,
+	          result: (if $status == "not-implemented" then "NOT-IMPLEMENTED"
+	                   elif $proof == 0 then "NOT-TRIGGERED"
+	                   elif $status != "ran" then "FAILED" else "MEASURED" end)}
+	       + if $proof == 0 then {} else
+	           ([$a.cpus[].by_cause | to_entries[]] | reduce .[] as $e ({}; .[$e.key] += $e.value)) as $bc
+	           | ([$a.cpus[].origins] | if any(. == null) then null else . end) as $o
+	           | {interruptions: $a.total,
+	              own: (if $o == null then null else [$o[].path] | add end),
+	              own_by_cause: (if $o == null then null else $o | sumc(.path_by_cause) end),
+	              other: (if $o == null then null else $a.total - ([$o[].path] | add) end),
+	              expected: ($b.per_s * $s),
+	              by_cause: $bc,
+	              excess_by_cause: ([$bc | to_entries[]
+	                | {key, value: (.value - (($b.by_cause[.key] // 0) / ($b.duration_ns / 1e9) * $s))}
+	                | select(.value >= 1)] | sort_by(-.value) | from_entries),
+	              drains: $a.drains,
+	              cpus: ($a.cpus | map_values({interruptions, by_cause, exposure}))}
+	         end
+	     end]
+	| {triggers: ., baseline: $b[0]}' > "$dir/$QC_AUDIT_JSON.tmp"
 mv "$dir/$QC_AUDIT_JSON.tmp" "$dir/$QC_AUDIT_JSON"
 info "audit: $(jq -r '[.triggers[] | "\(.name)=\(.result)\(if .interruptions then ":\(.interruptions)\(if .own != null then " (own \(.own))" else "" end)" else "" end)"] | join(" ")' "$dir/$QC_AUDIT_JSON")"

@@ -25,18 +25,28 @@ dir=${dir%/}
 qc_cpulist_valid "$iso" || die "isolated CPU list '$iso' is not a CPU list like 1-3"
 out=$dir/$QC_RTHOG_SUMMARY
 rm -f "$out.json" "$out.txt"
-trap 'rm -f "$out.json.tmp" "$out.json.tmp2"' EXIT
+trap 'rm -f "$out.records.tmp" "$out.json.tmp2"' EXIT
 need_cmd jq awk
 for f in "$QC_HAMMER_JSON" "$QC_RTHOG_JSON" "$QC_RTHOG_ENV" "$QC_LOCKWATCH"; do
 	[ -s "$dir/$f" ] || die "$dir/$f is missing or empty: the rthog scenario writes it; re-run the variant"
 done
-for f in "$QC_HAMMER_JSON" "$QC_RTHOG_JSON"; do
-	jq -e 'type == "object"' "$dir/$f" > /dev/null 2>&1 || die "$dir/$f is not one JSON object (a cut file?): re-run the variant"
-done
-jq -e '(.calls | type) == "number" and (.samples_us | type) == "array" and (.stall_threshold_ms | type) == "number"' \
-	"$dir/$QC_HAMMER_JSON" > /dev/null || die "$dir/$QC_HAMMER_JSON lacks calls, samples_us or stall_threshold_ms: not the hammer's stats"
-jq -e '([.prio, .period_ms, .spin_ms, .wakeups] | map(type == "number") | all)' "$dir/$QC_RTHOG_JSON" > /dev/null ||
-	die "$dir/$QC_RTHOG_JSON lacks prio, period_ms, spin_ms or wakeups: not rthog's output"
+# What the hammer's stats and the hog's output must hold.
+hammer_fields='(.calls | type) == "number" and (.samples_us | type) == "array" and (.stall_threshold_ms | type) == "number"'
+hog_fields='([.prio, .period_ms, .spin_ms, .wakeups] | map(type == "number") | all)'
+# One jq passes both files when each is one object with its fields (a jq a
+# check cost a second on a slow host); the checks one by one say which
+# failed, and what, only when it does not.
+if ! jq -n -e --slurpfile h "$dir/$QC_HAMMER_JSON" --slurpfile g "$dir/$QC_RTHOG_JSON" "
+	def one(f): length == 1 and (.[0] | type == \"object\" and f);
+	(\$h | one($hammer_fields)) and (\$g | one($hog_fields))" > /dev/null 2>&1; then
+	for f in "$QC_HAMMER_JSON" "$QC_RTHOG_JSON"; do
+		jq -e 'type == "object"' "$dir/$f" > /dev/null 2>&1 || die "$dir/$f is not one JSON object (a cut file?): re-run the variant"
+	done
+	jq -e "$hammer_fields" "$dir/$QC_HAMMER_JSON" > /dev/null ||
+		die "$dir/$QC_HAMMER_JSON lacks calls, samples_us or stall_threshold_ms: not the hammer's stats"
+	jq -e "$hog_fields" "$dir/$QC_RTHOG_JSON" > /dev/null ||
+		die "$dir/$QC_RTHOG_JSON lacks prio, period_ms, spin_ms or wakeups: not rthog's output"
+fi
 kprio=$(sed -n 's/^kthread_prio=//p' "$dir/$QC_RTHOG_ENV")
 case $kprio in ''|*[!0-9]*) die "$dir/$QC_RTHOG_ENV has no numeric kthread_prio= line ('$kprio'): cannot say what RCU boosting could do" ;; esac
 
@@ -48,8 +58,10 @@ events=$(printf '%s\n' "$records" | sed -n 's/^events\t//p')
 open=$(printf '%s\n' "$records" | awk -F'\t' '$1 == "unfinished" && $3 ~ /^qc_hammer\// { n++ } END { print n + 0 }')
 [ "$open" -eq 0 ] || die "$dir/$QC_LOCKWATCH: the drainer's contention on $(printf '%s\n' "$records" | awk -F'\t' '$1 == "unfinished" && $3 ~ /^qc_hammer\// { print $4; exit }') has no end before the trace stopped: its duration is unknown; re-run with a longer window grace"
 
-# The records as JSON: the drainer's contentions, the pcp map, the preemptions.
-printf '%s\n' "$records" | jq -R -s '
+# The records, read as JSON by the summary's jq (records): the drainer's
+# contentions, the pcp map, the preemptions.
+printf '%s\n' "$records" > "$out.records.tmp"
+records_jq='def records:
 	split("\n") | map(select(. != "") | split("\t")) as $r
 	| ($r | map(select(.[0] == "pcp") | {key: .[1], value: (.[2] | tonumber)}) | from_entries) as $pcp
 	| {pcp: $pcp,
@@ -60,12 +72,11 @@ printf '%s\n' "$records" | jq -R -s '
 	   preempt: [$r[] | select(.[0] == "preempt")
 		| {cpu: (.[1] | tonumber), time_s: (.[2] | tonumber), frames: (.[3] // "" | split(",") | map(select(. != "")))}],
 	   resume: [$r[] | select(.[0] == "resume") | {cpu: (.[1] | tonumber), time_s: (.[2] | tonumber), prio: (.[3] | tonumber)}],
-	   drain: [$r[] | select(.[0] == "drain") | {begin_s: (.[2] | tonumber), end_s: (.[3] | tonumber)}]}' \
-	> "$out.json.tmp"
+	   drain: [$r[] | select(.[0] == "drain") | {begin_s: (.[2] | tonumber), end_s: (.[3] | tonumber)}]};'
 
-jq -n --slurpfile h "$dir/$QC_HAMMER_JSON" --slurpfile g "$dir/$QC_RTHOG_JSON" --slurpfile w "$out.json.tmp" \
-	--argjson kprio "$kprio" --argjson iso "[$(qc_cpulist_expand "$iso" | paste -sd, -)]" --rawfile env "$dir/$QC_RTHOG_ENV" '
-	$h[0] as $h | $g[0] as $g | $w[0] as $w
+jq -n --slurpfile h "$dir/$QC_HAMMER_JSON" --slurpfile g "$dir/$QC_RTHOG_JSON" --rawfile w "$out.records.tmp" \
+	--argjson kprio "$kprio" --argjson iso "[$(qc_cpulist_expand "$iso" | paste -sd, -)]" --rawfile env "$dir/$QC_RTHOG_ENV" "$records_jq"'
+	$h[0] as $h | $g[0] as $g | ($w | records) as $w
 	| def ms: round / 1000;
 	  # Functions that only run inside a pcp section (allocation from and
 	  # freeing to a pcplist, or emptying one); a stack that holds one

@@ -56,28 +56,42 @@ variant() {
 variant wq 1005 1015 1025
 variant rcu 1105 1115 1125
 out=$("$root/scripts/alloc-cost.sh" "$scratch/run" "wq rcu" wq 2>"$scratch/err")
-q() { printf '%s\n' "$out" | jq -c "$1" 2>/dev/null; }
+# The figures the checks below compare, compact JSON as jq -c prints them,
+# read by one jq (a jq a figure cost a second) as shell variables v_NAME.
+vals=$(printf '%s\n' "$out" | jq -r '
+	{v_samples: ([.wq.samples, .rcu.samples | length] | tojson),
+	 v_per_fault: (.wq.samples[0] | [.kernel.insns, .kernel_insns_nospin, .spin_insns, .kernel.loads, .kernel.stores, .user_insns] | tojson),
+	 v_welch: ([.wq.threads["1"].kernel_insns_nospin | .mean, .sd, (.cv_pct * 1000 | round)] + [.rcu.threads["1"].kernel_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant] | tojson),
+	 v_task: (.wq.samples[0] | [.task_insns, .task_insns_nospin] | tojson),
+	 v_task_welch: ([(.wq.threads["1"].task_insns_nospin.mean * 10 | round), (.rcu.threads["1"].task_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant)] | tojson),
+	 v_drain_samples: ([.wq, .rcu | .drain.samples | map([.call, .cpus_reached, .kernel.insns, .kernel_insns_nospin, .wall_us])] | tojson),
+	 v_drain_stats: (.rcu.drain | [.calls, .reached_calls, .stats.kernel_insns.mean, .stats.cpus_reached.mean, .stats.wall_us.mean, .functions.free_pcppages_bulk] | tojson),
+	 v_drain_task: (.rcu.drain | [(.samples | map([.call, .task.insns, .task_insns_nospin, .switches])), .stats.task_insns.mean, .stats.switches.mean, .task_functions.free_pcppages_bulk] | tojson),
+	 v_functions: (.wq.functions["1"].rmqueue_bulk | tojson)}
+	| to_entries[] | "\(.key)=\(.value | @sh)"' 2>&1) ||
+	{ ktap_diag "jq cannot read alloc-cost.sh's output: $vals"; vals=; }
+eval "$vals"
 ktap_check "three measured runs each, the warm-ups left out" \
-	test "$(q '[.wq.samples, .rcu.samples | length]')" = '[3,3]'
+	test "$v_samples" = '[3,3]'
 # wq: (1005 - 5) / 10 = 100, 101, 102 without spin-wait; 100.5 ... with it.
 ktap_check "per fault: kernel instructions with and without spin-wait, loads, stores, user" \
-	test "$(q '.wq.samples[0] | [.kernel.insns, .kernel_insns_nospin, .spin_insns, .kernel.loads, .kernel.stores, .user_insns]')" = '[100.5,100,0.5,1,2,0.3]'
+	test "$v_per_fault" = '[100.5,100,0.5,1,2,0.3]'
 # mean 101, sd 1, CV 0.990...%; rcu 111: +9.90 % vs wq.
 ktap_check "mean, sd, CV, and rcu against wq by Welch (+9.90 %, significant)" \
-	test "$(q '[.wq.threads["1"].kernel_insns_nospin | .mean, .sd, (.cv_pct * 1000 | round)] + [.rcu.threads["1"].kernel_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant]')" = '[101,1,990,990,true]'
+	test "$v_welch" = '[101,1,990,990,true]'
 # pft's own task: (1005 - 5) / 10 = 100 in the task, less 0.4 spun = 99.6; mean 100.6, rcu +9.94 %.
 ktap_check "per fault in pft's own task, with and without spin-wait" \
-	test "$(q '.wq.samples[0] | [.task_insns, .task_insns_nospin]')" = '[100,99.6]'
+	test "$v_task" = '[100,99.6]'
 ktap_check "pft's own task: mean and rcu against wq by Welch" \
-	test "$(q '[(.wq.threads["1"].task_insns_nospin.mean * 10 | round), (.rcu.threads["1"].task_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant)]')" = '[1006,994,true]'
+	test "$v_task_welch" = '[1006,994,true]'
 ktap_check "drain: the calls that reached a CPU, their CPUs by the per-CPU rule (rcu per zone), instructions, wall time" \
-	test "$(q '[.wq, .rcu | .drain.samples | map([.call, .cpus_reached, .kernel.insns, .kernel_insns_nospin, .wall_us])]')" = '[[[1,3,500,400,10],[3,2,300,200,30]],[[1,3,500,400,10],[3,2,300,200,30]]]'
+	test "$v_drain_samples" = '[[[1,3,500,400,10],[3,2,300,200,30]],[[1,3,500,400,10],[3,2,300,200,30]]]'
 ktap_check "drain: mean per call, CPUs reached, wall time, per-function instructions per call" \
-	test "$(q '.rcu.drain | [.calls, .reached_calls, .stats.kernel_insns.mean, .stats.cpus_reached.mean, .stats.wall_us.mean, .functions.free_pcppages_bulk]')" = '[3,2,400,2.5,20,300]'
+	test "$v_drain_stats" = '[3,2,400,2.5,20,300]'
 ktap_check "drain: the drainer's own task apart, per call and per function (the other task's entry not counted as a CPU)" \
-	test "$(q '.rcu.drain | [(.samples | map([.call, .task.insns, .task_insns_nospin, .switches])), .stats.task_insns.mean, .stats.switches.mean, .task_functions.free_pcppages_bulk]')" = '[[[1,300,200,2],[3,100,0,2]],200,2,100]'
+	test "$v_drain_task" = '[[[1,300,200,2],[3,100,0,2]],200,2,100]'
 ktap_check "per-function instructions per fault, by thread count" \
-	test "$(q '.wq.functions["1"].rmqueue_bulk')" = 101
+	test "$v_functions" = 101
 
 # The report renders them: the fixture run's summary with this alloc_cost.
 rep=$scratch/report
@@ -97,7 +111,9 @@ html_rows "$rep/report.html" > "$scratch/rows.md"
 ktap_check "report: the drain table, rcu's per-CPU function, 2 of 3 calls, 400 insns per call, wall time 20 µs" \
 	grep -q '^| rcu | `drain_detached_pcplists` | 3 | 2 | 2.5 | 400 ± 141 | 300 ± 141 | 200 ± 141 | 100 ± 141 | 2 | 7 ± 0 | 9 ± 0 | 20 ± 14 |' "$scratch/rows.md"
 
-refused() { expect_one_error "$1" quietcore "$2" "$root/scripts/alloc-cost.sh" "$scratch/run" "wq rcu" wq; }
+# (rcu alone: each refusal is of rcu's files, and wq's, good, need not
+# be read again for each)
+refused() { expect_one_error "$1" quietcore "$2" "$root/scripts/alloc-cost.sh" "$scratch/run" rcu wq; }
 cp "$scratch/run/rcu-cost/alloc-cost.jsonl" "$scratch/good"
 win 3 1 true 50 0 >> "$scratch/run/rcu-cost/alloc-cost.jsonl"
 refused "refused: a window no pft run accounts for" "do not match"

@@ -14,18 +14,32 @@ DC=tracing/drain-causes.list
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# by_cause of one CPU as sorted "cause=count" words, or "FAIL".
-causes() { jq -r --arg c "$2" '.cpus[$c].by_cause | to_entries | map("\(.key)=\(.value)") | sort | join(" ")' "$1" 2>/dev/null || echo FAIL; }
+# causes FILE CPU: by_cause of one CPU as sorted "cause=count" words, or "FAIL".
+causes_jq='def causes($c): .cpus[$c].by_cause | to_entries | map("\(.key)=\(.value)") | sort | join(" ");'
+causes() { jq -r --arg c "$2" "$causes_jq causes(\$c)" "$1" 2>/dev/null || echo FAIL; }
 jqv() { jq -r "$2" "$1" 2>/dev/null || echo FAIL; }
+# vals FILE NAME PROGRAM: the figures PROGRAM makes of FILE (an object of
+# them; causes(CPU) as causes gives it) as shell variables NAME_KEY, each
+# as jq -r prints it, FAIL where it failed (unset when FILE cannot be
+# read): one jq a file, not one a figure (a second of them here).
+vals() {
+	_v=$(jq -r "def v(f): [try (f | if type == \"string\" then . else tojson end) catch \"FAIL\"] | join(\"\\n\");
+		$causes_jq $3 | to_entries[] | \"$2_\\(.key)=\\(.value | @sh)\"" "$1" 2>&1) ||
+		{ ktap_diag "jq cannot read $1: $_v"; _v=; }
+	eval "$_v"
+}
 
 # expect_fail DESCRIPTION PATTERN ARGS...: exit 2, one error line matching PATTERN, no JSON left.
 expect_fail() {
 	desc=$1 pattern=$2
 	shift 2
-	rm -f "$tmp/err.json"
+	# (rm and wc only where the shell cannot: two processes a call)
+	[ ! -e "$tmp/err.json" ] || rm -f "$tmp/err.json"
 	"$QA" --json "$tmp/err.json" "$@" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
-	if [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
+	lines=0
+	while IFS= read -r _l; do lines=$((lines + 1)); done < "$tmp/err"
+	if [ $rc -eq 2 ] && [ $lines -eq 1 ] &&
 		grep -q "^qc-analyze: error: .*$pattern" "$tmp/err" &&
 		[ ! -e "$tmp/err.json" ] && [ ! -s "$tmp/out" ]; then
 		ktap_ok "$desc"
@@ -46,10 +60,19 @@ make -s -C tracing check-deps >/dev/null 2>&1 ||
 ktap_plan 51
 
 # 1: it builds, warning-free: from clean, in a copy of the sources (other
-# programs of the suite run tracing/qc-analyze meanwhile), then here.
+# programs of the suite run tracing/qc-analyze meanwhile), then here. The
+# copy is compiled through ccache where there is one (make setup installs
+# it; the kernel builds' cache, as scripts/build.sh has it), which gives
+# a file unchanged since it was last compiled its object and its warnings
+# again: the same build, for most of this program's CPU time less. (Each
+# copy's directory is new: ccache is told not to hash it.)
 mkdir "$tmp/src"
 cp -r tracing common "$tmp/src/"
-if make -s -C "$tmp/src/tracing" clean >/dev/null 2>&1 && make -s -C "$tmp/src/tracing" > "$tmp/build" 2>&1 &&
+cc=${CC:-cc}
+! command -v ccache >/dev/null 2>&1 || cc="ccache $cc"
+if make -s -C "$tmp/src/tracing" clean >/dev/null 2>&1 &&
+	(QC_ROOT=$(pwd) && . scripts/lib/paths.sh && export CCACHE_DIR="${CCACHE_DIR:-$QC_CACHE/ccache}" CCACHE_NOHASHDIR=1 &&
+	 make -s -C "$tmp/src/tracing" CC="$cc") > "$tmp/build" 2>&1 &&
 	[ -x "$tmp/src/$QA" ] && ! grep -q 'warning:' "$tmp/build" &&
 	make -s -C tracing >> "$tmp/build" 2>&1 && [ -x "$QA" ]; then
 	ktap_ok "make -C tracing builds qc-analyze without warnings"
@@ -66,22 +89,29 @@ fi
 	"$FX/planted.dat" > "$tmp/p.txt" 2> "$tmp/p.err"
 check "planted: exactly 5 workqueue:qc_planted_work on CPU 1, 7 planted IPIs on CPU 3 (--expect, exit 0)" \
 	"$?:$(cat "$tmp/p.err")" "0:"
-check "planted: CPU 1 by cause, as read in trace-cmd report" "$(causes "$tmp/p.json" 1)" \
+vals "$tmp/p.json" p '{cpu1: v(causes("1")), cpu3: v(causes("3")),
+	counts: v([.cpus["1","2","3"].interruptions, .total, .charged_total] | join(" ")),
+	sums: v([.cpus[] | (.by_cause | add // 0) == .interruptions] | all),
+	window: v(.window | "\(.start_ns) \(.end_ns) \(.duration_ns == .end_ns - .start_ns)"),
+	events3: v(.cpus["3"].events | to_entries | map("\(.key)=\(.value)") | sort | join(" ")),
+	nested: v(.cpus["1"].all_causes["irq_vectors:local_timer"]),
+	by_cause: v([.cpus[] | .by_cause] | tostring), charged: v(.charged_total)}'
+check "planted: CPU 1 by cause, as read in trace-cmd report" "$p_cpu1" \
 	"irq_vectors:call_function_single:nohz_full_kick_func=4 irq_vectors:irq_work:nohz_full_kick_func=1 irq_vectors:local_timer=1 irq_vectors:reschedule=4 sched:ksoftirqd/1=1 timer:tick_sched_timer=7 workqueue:qc_planted_work=5 workqueue:vmstat_update=1"
-check "planted: CPU 3 has only the 7 planted IPIs" "$(causes "$tmp/p.json" 3)" \
+check "planted: CPU 3 has only the 7 planted IPIs" "$p_cpu3" \
 	"irq_vectors:call_function_single:qc_planted_ipi=7"
 check "planted: interruptions 24 / 0 / 7 on CPUs 1 / 2 / 3, total 24 + 7, none charged" \
-	"$(jqv "$tmp/p.json" '[.cpus["1","2","3"].interruptions, .total, .charged_total] | join(" ")')" "24 0 7 31 0"
+	"$p_counts" "24 0 7 31 0"
 check "planted: each CPU's by_cause sums to its interruptions" \
-	"$(jqv "$tmp/p.json" '[.cpus[] | (.by_cause | add // 0) == .interruptions] | all')" "true"
+	"$p_sums" "true"
 check "planted: window from the markers (start, end, duration in ns)" \
-	"$(jqv "$tmp/p.json" '.window | "\(.start_ns) \(.end_ns) \(.duration_ns == .end_ns - .start_ns)"')" \
+	"$p_window" \
 	"10310889142 10897063515 true"
 check "planted: raw events on CPU 3 (7 entries, 7 exits, 7 callbacks)" \
-	"$(jqv "$tmp/p.json" '.cpus["3"].events | to_entries | map("\(.key)=\(.value)") | sort | join(" ")')" \
+	"$p_events3" \
 	"ftrace:function=7 irq_vectors:call_function_single_entry=7 irq_vectors:call_function_single_exit=7"
 check "planted: nested causes kept in all_causes (8 ticks on CPU 1, as local_timer_entry in the report)" \
-	"$(jqv "$tmp/p.json" '.cpus["1"].all_causes["irq_vectors:local_timer"]')" "8"
+	"$p_nested" "8"
 if grep -q '^ *1 *- *24 *0 ' "$tmp/p.txt" && grep -q '^total: 31 interruptions, 0 charged' "$tmp/p.txt"; then
 	ktap_ok "planted: the table shows CPU 1's 24 and the total"
 else
@@ -89,8 +119,9 @@ else
 	ktap_diag "$(cat "$tmp/p.txt")"
 fi
 "$QA" --cpus 1-3 --drain-causes "$DC" --json "$tmp/p0.json" "$FX/planted.dat" > /dev/null 2>&1
+vals "$tmp/p0.json" p0 '{by_cause: v([.cpus[] | .by_cause] | tostring), charged: v(.charged_total)}'
 check "planted: without --task the task on the CPU at the window start is the measured one (same counts)" \
-	"$(jqv "$tmp/p0.json" '[.cpus[] | .by_cause] | tostring')" "$(jqv "$tmp/p.json" '[.cpus[] | .by_cause] | tostring')"
+	"$p0_by_cause" "$p_by_cause"
 "$QA" --cpus 1-3 --task oslat -q --expect 1:workqueue:qc_planted_work=6 "$FX/planted.dat" > /dev/null 2> "$tmp/e.err"
 rc=$?
 check "planted: a failed --expect exits 1 and says what it counted" \
@@ -99,11 +130,12 @@ check "planted: a failed --expect exits 1 and says what it counted" \
 # mixed.dat: oslat on 1 and 3, CPU 2 idle; text patching IPIs everywhere,
 # a task and 3 planted IPIs on CPU 2.
 "$QA" --cpus 1,3 --task oslat --json "$tmp/m.json" "$FX/mixed.dat" > /dev/null 2>&1
+vals "$tmp/m.json" m '{cpu1: v(causes("1")), cpu3: v(causes("3")), counts: v([.cpus["1","3"].interruptions, .total] | join(" "))}'
 check "mixed: CPUs 1 and 3 (oslat): only the 6 text-patching IPIs each" \
-	"$(causes "$tmp/m.json" 1) / $(causes "$tmp/m.json" 3)" \
+	"$m_cpu1 / $m_cpu3" \
 	"irq_vectors:call_function:do_sync_core=6 / irq_vectors:call_function:do_sync_core=6"
 check "mixed: interruptions 6 / 6, total 12" \
-	"$(jqv "$tmp/m.json" '[.cpus["1","3"].interruptions, .total] | join(" ")')" "6 6 12"
+	"$m_counts" "6 6 12"
 expect_fail "mixed: idle CPU 2 logged nothing before the window: refused, not read as watched" \
 	'isolated CPU 2 has no event before the window' --cpus 1-3 --task oslat "$FX/mixed.dat"
 
@@ -113,46 +145,58 @@ expect_fail "mixed: idle CPU 2 logged nothing before the window: refused, not re
 	--expect 1:workqueue:drain_local_pages_wq=1 --expect 2:workqueue:drain_local_pages_wq=1 \
 	--expect 3:workqueue:drain_local_pages_wq=1 "$FX/drain-wq.dat" > /dev/null 2> "$tmp/w.err"
 check "drain-wq: one workqueue:drain_local_pages_wq on each isolated CPU" "$?:$(cat "$tmp/w.err")" "0:"
+vals "$tmp/w.json" w '{cpu1: v(causes("1")), cpu2: v(causes("2")), cpu3: v(causes("3")),
+	counts: v([.cpus["1","2","3"].interruptions, .total] | join(" ")),
+	charged: v([.cpus[] | "\(.charged):\(.charged_by_rule.named):\(.charged_by_cause | keys | join(","))"] | join(" ")),
+	probes: v([.drains.probes, ([.cpus[].exposure] | unique)] | tostring)}'
 check "drain-wq: CPU 1 by cause (the drain's IPIs, its flush barrier, the tick left running)" \
-	"$(causes "$tmp/w.json" 1)" \
+	"$w_cpu1" \
 	"irq_vectors:call_function_single:nohz_full_kick_func=1 irq_vectors:reschedule=1 timer:tick_sched_timer=14 workqueue:drain_local_pages_wq=1 workqueue:vmstat_update=1 workqueue:wq_barrier_func=1"
 check "drain-wq: CPUs 2 and 3 by cause" \
-	"$(causes "$tmp/w.json" 2) / $(causes "$tmp/w.json" 3)" \
+	"$w_cpu2 / $w_cpu3" \
 	"irq_vectors:call_function_single:nohz_full_kick_func=1 irq_vectors:irq_work:nohz_full_kick_func=1 irq_vectors:reschedule=1 timer:tick_sched_timer=3 workqueue:drain_local_pages_wq=1 workqueue:vmstat_update=1 / irq_vectors:call_function_single:nohz_full_kick_func=1 irq_vectors:irq_work:nohz_full_kick_func=1 irq_vectors:reschedule=1 timer:tick_sched_timer=2 workqueue:drain_local_pages_wq=1 workqueue:vmstat_update=1"
 check "drain-wq: interruptions 19 / 8 / 7, total 34" \
-	"$(jqv "$tmp/w.json" '[.cpus["1","2","3"].interruptions, .total] | join(" ")')" "19 8 7 34"
+	"$w_counts" "19 8 7 34"
 check "drain-wq: the drain work item is charged by name on each CPU, nothing else (no probes: no in-flight rule)" \
-	"$(jqv "$tmp/w.json" '[.cpus[] | "\(.charged):\(.charged_by_rule.named):\(.charged_by_cause | keys | join(","))"] | join(" ")')" \
+	"$w_charged" \
 	"1:1:workqueue:drain_local_pages_wq 1:1:workqueue:drain_local_pages_wq 1:1:workqueue:drain_local_pages_wq"
 check "drain-wq: a trace without exposure probes says so (probes false, exposure null)" \
-	"$(jqv "$tmp/w.json" '[.drains.probes, ([.cpus[].exposure] | unique)] | tostring')" '[false,[null]]'
+	"$w_probes" '[false,[null]]'
 check "planted and mixed: nothing is charged (no drain cause in them)" \
-	"$(jqv "$tmp/p.json" .charged_total)/$(jqv "$tmp/p0.json" .charged_total)" "0/0"
+	"$p_charged/$p0_charged" "0/0"
 
 # exposure-wq.dat: the wq variant with the exposure probes; oslat on CPU 1
 # (primed), refill on CPUs 2-3, 2 s of drains at 100/s. Expected values
 # from an awk reading of `trace-cmd report` (README.md there).
 "$QA" --cpus 1-3 --task oslat,refill --drain-causes "$DC" --json "$tmp/x.json" \
 	"$FX/exposure-wq.dat" > "$tmp/x.txt" 2>&1
+vals "$tmp/x.json" x '{drains: v([.drains.calls, .drains.reached, .drains.probes] | join(" ")),
+	exposure: v([.cpus["1","2","3"].exposure | "\(.drains)/\(.pages)"] | join(" ")),
+	named: v([.cpus["1","2","3"] | "\(.by_cause["workqueue:drain_local_pages_wq"]):\(.charged_by_rule.named)"] | join(" ")),
+	resched: v(.cpus["2"] | [.by_cause["irq_vectors:reschedule"], .charged_by_cause["irq_vectors:reschedule"]] | join(" ")),
+	rules: v([.cpus[] | (.charged == (.charged_by_rule | add)) and (.charged <= .interruptions) and ((.charged_by_cause | add // 0) == .charged)] | all),
+	charged: v(.charged_total)}'
 check "exposure: 103 drain_all_pages() calls in the window, 96 reached an isolated CPU" \
-	"$(jqv "$tmp/x.json" '[.drains.calls, .drains.reached, .drains.probes] | join(" ")')" "103 96 true"
+	"$x_drains" "103 96 true"
 check "exposure: drains reached / pages freed: oslat CPU 1 once (156), refill CPUs 2 and 3 66 (9656) and 78 (12555)" \
-	"$(jqv "$tmp/x.json" '[.cpus["1","2","3"].exposure | "\(.drains)/\(.pages)"] | join(" ")')" "1/156 66/9656 78/12555"
+	"$x_exposure" "1/156 66/9656 78/12555"
 check "exposure: every drain work item is charged by name, one per drain that reached the CPU" \
-	"$(jqv "$tmp/x.json" '[.cpus["1","2","3"] | "\(.by_cause["workqueue:drain_local_pages_wq"]):\(.charged_by_rule.named)"] | join(" ")')" \
+	"$x_named" \
 	"1:1 66:66 78:78"
 check "exposure: CPU 2's 58 reschedule IPIs, each inside a call that reached CPU 2, are charged in flight" \
-	"$(jqv "$tmp/x.json" '.cpus["2"] | [.by_cause["irq_vectors:reschedule"], .charged_by_cause["irq_vectors:reschedule"]] | join(" ")')" "58 58"
+	"$x_resched" "58 58"
 check "exposure: charged = named + in_flight + rcu_tick and never above interruptions, per CPU" \
-	"$(jqv "$tmp/x.json" '[.cpus[] | (.charged == (.charged_by_rule | add)) and (.charged <= .interruptions) and ((.charged_by_cause | add // 0) == .charged)] | all')" "true"
+	"$x_rules" "true"
 check "exposure: the table names the drains that reached each CPU" \
 	"$(grep -c '^ *[23] *[0-9][0-9] ' "$tmp/x.txt")" "2"
 "$QA" --cpus 1-3 --task oslat,refill --drain-causes "$DC" --calls-from "$FX/exposure-wq.dat" \
 	--json "$tmp/q.json" "$FX/quiet-wq.dat" > /dev/null 2>&1
+vals "$tmp/q.json" q '{drains: v([.drains.calls, .calls_from != null, ([.cpus[].exposure] | unique | tostring)] | join(" ")),
+	named: v([.cpus[].charged_by_rule.named] | add), charged: v(.charged_total)}'
 check "control: the hammer window's 103 calls overlaid on the quiet window; no exposure of its own" \
-	"$(jqv "$tmp/q.json" '[.drains.calls, .calls_from != null, ([.cpus[].exposure] | unique | tostring)] | join(" ")')" "103 true [null]"
+	"$q_drains" "103 true [null]"
 check "control: no drain cause in the quiet window, 1 coincidence (CPU 3), far below the hammer window's 745" \
-	"$(jqv "$tmp/q.json" '[.cpus[].charged_by_rule.named] | add'):$(jqv "$tmp/q.json" .charged_total):$(jqv "$tmp/x.json" .charged_total)" "0:1:745"
+	"$q_named:$q_charged:$x_charged" "0:1:745"
 expect_fail "control: --calls-from a trace without exposure probes is refused" 'has no exposure probes' \
 	--cpus 1-3 --task oslat,refill --calls-from "$FX/drain-wq.dat" "$FX/quiet-wq.dat"
 
@@ -238,7 +282,7 @@ if command -v trace-cmd >/dev/null 2>&1 &&
 	trace-cmd convert --file-version 6 -i "$FX/planted.dat" -o "$tmp/v6.dat" >/dev/null 2>&1; then
 	"$QA" --cpus 1-3 --task oslat --json "$tmp/v6.json" "$tmp/v6.dat" > /dev/null 2>&1
 	check "planted, converted to file version 6: the same counts" \
-		"$(jqv "$tmp/v6.json" '[.cpus[] | .by_cause] | tostring')" "$(jqv "$tmp/p.json" '[.cpus[] | .by_cause] | tostring')"
+		"$(jqv "$tmp/v6.json" '[.cpus[] | .by_cause] | tostring')" "$p_by_cause"
 	head -c $(($(wc -c < "$tmp/v6.dat") - 5000)) "$tmp/v6.dat" > "$tmp/v6-cut.dat"
 	expect_fail "a version 6 trace missing the end of its data is refused, not crashed on" \
 		'truncated or corrupt' --cpus 1-3 "$tmp/v6-cut.dat"

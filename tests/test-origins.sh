@@ -17,60 +17,85 @@ trap 'rm -rf "$tmp"' EXIT
 
 ktap_plan 28
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
-analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
-# q NAME FILTER: jq over the explained interruptions of NAME, slurped.
-q() { jq -sc "$2" "$tmp/$1.jsonl" 2>/dev/null || echo FAIL; }
+drain_fns=$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)
+analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$drain_fns" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
+# vals NAME PROGRAM: the figures PROGRAM makes of NAME's analysis (.) and
+# its explained interruptions ($x, slurped), an object of them, set as
+# shell variables v_NAME_KEY, each compact JSON (FAIL where it failed): one jq
+# for a trace's checks, not one a figure (a second of them here).
+vals() {
+	_v=$(jq -r --slurpfile x "$tmp/$1.jsonl" "def v(f): [try (f | tojson) catch \"FAIL\"] | join(\"\\n\");
+		$2 | to_entries[] | \"v_$1_\\(.key)=\\(.value | @sh)\"" "$tmp/$1.json" 2>&1) ||
+		{ ktap_diag "jq cannot read $1's analysis: $_v"; _v=; }
+	eval "$_v"
+}
 
 ktap_check "origins-wq.dat (wq, hammer, decoy) is analysed with the send side" analyze wq origins-wq.dat
-ktap_check "... its send-side probes are complete" test "$(jq -c .origin_probes "$tmp/wq.json")" = '{"complete":true,"missing":null}'
-unknown=$(jq -c '[.cpus[] | .origins.classes.unknown]' "$tmp/wq.json")
-ktap_check "no interruption without a sender on any CPU (unknown per CPU: $unknown)" test "$unknown" = '[0,0,0]'
-handoff=$(jq -c '[.cpus[] | .origins | [.drain, .drain_handoff]]' "$tmp/wq.json")
-ktap_check "wq's drain work items and IPIs are not lock hand-offs ([drain, hand-off] per CPU: $handoff)" \
-	sh -c "echo '$handoff' | jq -e 'all(.[]; .[1] == 0) and any(.[]; .[0] > 0)' >/dev/null"
-
-# The decoy (hammer/decoy.c): every IPI and work item of its on each CPU.
-decoy=$(q wq '[.[] | select(.cause | test("qc_decoy"))] | group_by(.cpu) |
-	map({cpu: .[0].cpu, n: length, decoy: map(select(.senders[0].comm == "qc_decoy" and
-	(.senders[0].stack | test("qc_decoy_fn")) and .drain == false)) | length})')
-ktap_check "each decoy interruption on CPUs 1-3 is the decoy's, none the drain's ($decoy)" \
-	test "$(echo "$decoy" | jq 'length == 3 and all(.n > 0 and .n == .decoy)')" = true
-
-# wq's drain: its work items and barriers on the refill CPUs, the drain's.
+# The decoy (hammer/decoy.c): every IPI and work item of its on each CPU;
+# wq's drain: its work items and barriers on the refill CPUs (2, 3), the
+# drain's; one call-function vector that ran two senders' callbacks.
+vals wq '
+	# per CPU C: the drain work items and barriers, and those the drain sent
+	def drain_items($c): [$x[] | select(.cpu == $c and (.cause == "workqueue:drain_local_pages_wq" or .cause == "workqueue:wq_barrier_func"))]
+		| {n: length, drain: map(select(.drain and .senders[0].comm == "qc_hammer/0"
+		and (.senders[0].stack | test("__drain_all_pages")))) | length};
+	($x | [.[] | select(.cause | test("qc_decoy"))] | group_by(.cpu) |
+	 map({cpu: .[0].cpu, n: length, decoy: map(select(.senders[0].comm == "qc_decoy" and
+	 (.senders[0].stack | test("qc_decoy_fn")) and .drain == false)) | length})) as $decoy
+	| ($x | [.[] | select(.cause | startswith("irq_vectors:call_function_single:"))] | group_by([.cpu, .vector_ns])
+	 | map(select(length > 1 and ([.[].senders[0].comm] | unique | length) > 1)) | .[0]
+	 | map({cb: (.cause | split(":")[2]), comm: .senders[0].comm})) as $batch
+	| {probes: v(.origin_probes),
+	   unknown: v([.cpus[] | .origins.classes.unknown]),
+	   handoff: v([.cpus[] | .origins | [.drain, .drain_handoff]]),
+	   handoff_ok: v([.cpus[] | .origins | [.drain, .drain_handoff]] | all(.[]; .[1] == 0) and any(.[]; .[0] > 0)),
+	   decoy: v($decoy), decoy_ok: v($decoy | length == 3 and all(.n > 0 and .n == .decoy)),
+	   got_2: v(drain_items(2)), got_2_ok: v(drain_items(2) | .n > 0 and .n == .drain),
+	   got_3: v(drain_items(3)), got_3_ok: v(drain_items(3) | .n > 0 and .n == .drain),
+	   items_2: v([$x[] | select(.cpu == 2 and .cause == "workqueue:drain_local_pages_wq")] | length),
+	   items_3: v([$x[] | select(.cpu == 3 and .cause == "workqueue:drain_local_pages_wq")] | length),
+	   reached_2: v(.cpus["2"].exposure.drains), reached_3: v(.cpus["3"].exposure.drains),
+	   batch: v($batch),
+	   batch_ok: v($batch | map(select((.cb == "qc_decoy_ipi" and .comm == "qc_decoy") or (.cb == "nohz_full_kick_func" and .comm == "qc_hammer/0"))) | length)}'
+ktap_check "... its send-side probes are complete" test "$v_wq_probes" = '{"complete":true,"missing":null}'
+ktap_check "no interruption without a sender on any CPU (unknown per CPU: $v_wq_unknown)" test "$v_wq_unknown" = '[0,0,0]'
+ktap_check "wq's drain work items and IPIs are not lock hand-offs ([drain, hand-off] per CPU: $v_wq_handoff)" \
+	test "$v_wq_handoff_ok" = true
+ktap_check "each decoy interruption on CPUs 1-3 is the decoy's, none the drain's ($v_wq_decoy)" \
+	test "$v_wq_decoy_ok" = true
 for c in 2 3; do
-	got=$(q wq "[.[] | select(.cpu == $c and (.cause == \"workqueue:drain_local_pages_wq\" or .cause == \"workqueue:wq_barrier_func\"))]
-		| {n: length, drain: map(select(.drain and .senders[0].comm == \"qc_hammer/0\"
-		and (.senders[0].stack | test(\"__drain_all_pages\")))) | length}")
-	items=$(q wq "[.[] | select(.cpu == $c and .cause == \"workqueue:drain_local_pages_wq\")] | length")
-	reached=$(jq ".cpus[\"$c\"].exposure.drains" "$tmp/wq.json")
+	eval "got=\$v_wq_got_$c got_ok=\$v_wq_got_${c}_ok items=\$v_wq_items_$c reached=\$v_wq_reached_$c"
 	ktap_check "CPU $c: every drain work item and barrier is the drain's ($got), drain items $items >= drains that reached it $reached" \
-		test "$(echo "$got" | jq '.n > 0 and .n == .drain')" = true -a "$items" -ge "$reached" -a "$reached" -gt 0
+		test "$got_ok" = true -a "$items" -ge "$reached" -a "$reached" -gt 0
 done
-
-# One call-function vector that ran two senders' callbacks: each its own.
-batch=$(q wq '[.[] | select(.cause | startswith("irq_vectors:call_function_single:"))] | group_by([.cpu, .vector_ns])
-	| map(select(length > 1 and ([.[].senders[0].comm] | unique | length) > 1)) | .[0]
-	| map({cb: (.cause | split(":")[2]), comm: .senders[0].comm})')
-ktap_check "a vector serving the drain's nohz kick and the decoy's IPI names each one's sender ($batch)" \
-	test "$(echo "$batch" | jq 'map(select((.cb == "qc_decoy_ipi" and .comm == "qc_decoy") or (.cb == "nohz_full_kick_func" and .comm == "qc_hammer/0"))) | length')" = 2
+ktap_check "a vector serving the drain's nohz kick and the decoy's IPI names each one's sender ($v_wq_batch)" \
+	test "$v_wq_batch_ok" = 2
 
 # The self-test: 3 work items and 3 IPIs planted on each CPU by "sh".
 ktap_check "origins-selftest-wq.dat is analysed with the send side" analyze st origins-selftest-wq.dat
+vals st '
+	# [cpu, counted, the planter'"'"'s] of the interruptions KIND planted
+	def planted($kind): $x | [.[] | select(.cause | endswith($kind))] | group_by(.cpu) | map([.[0].cpu, length,
+		(map(select(.senders[0].comm == "sh" and (.senders[0].stack | test("qc_plant_write")))) | length)]);
+	{qc_planted_work: v(planted("qc_planted_work")), qc_planted_ipi: v(planted("qc_planted_ipi")),
+	 unknown: v([.cpus[] | .origins.classes.unknown])}'
 for kind in qc_planted_work qc_planted_ipi; do
-	got=$(q st "[.[] | select(.cause | endswith(\"$kind\"))] | group_by(.cpu) | map([.[0].cpu, length,
-		(map(select(.senders[0].comm == \"sh\" and (.senders[0].stack | test(\"qc_plant_write\")))) | length)])")
+	eval "got=\$v_st_$kind"
 	ktap_check "$kind: 3 planted on each CPU, each the planter's ([cpu, counted, planter's]: $got)" \
 		test "$got" = '[[1,3,3],[2,3,3],[3,3,3]]'
 done
 ktap_check "the self-test window: no interruption without a sender" \
-	test "$(jq -c '[.cpus[] | .origins.classes.unknown]' "$tmp/st.json")" = '[0,0,0]'
+	test "$v_st_unknown" = '[0,0,0]'
 
 # A trace from before the send side: it says so, and explains nothing.
 ktap_check "planted.dat (no send-side probes) is still counted" analyze old planted.dat
-ktap_check "... names the send-side event it lacks ($(jq -c .origin_probes "$tmp/old.json"))" \
-	test "$(jq '.origin_probes.complete == false and (.origin_probes.missing | test("qcsend:"))' "$tmp/old.json")" = true
+vals old '{probes: v(.origin_probes),
+	probes_ok: v(.origin_probes.complete == false and (.origin_probes.missing | test("qcsend:"))),
+	no_origins: v([.cpus[].origins] == [null, null, null])}'
+ktap_check "... names the send-side event it lacks ($v_old_probes)" \
+	test "$v_old_probes_ok" = true
 ktap_check "... and has no origins for any CPU, nor an explained interruption" \
-	test "$(jq '[.cpus[].origins] == [null, null, null]' "$tmp/old.json")/$(wc -l < "$tmp/old.jsonl")" = true/0
+	test "$v_old_no_origins/$(wc -l < "$tmp/old.jsonl")" = true/0
 # A --json or --explain target that is no regular file (/dev/null, a pipe)
 # is written in place: renamed over, run as root, /dev/null would become a
 # file (it did, once, this way).
@@ -87,11 +112,13 @@ ktap_check "a pipe as --json and --explain is written in place, still a pipe ($(
 # whose kworker sends an rcu_exp_handler IPI to CPU 3).
 "$QA" --cpus 2-3 --task oslat,refill --window 129430654820:133132160378 --path-functions alloc_contig_range \
 	--json "$tmp/kw.json" --explain "$tmp/kw.jsonl" --quiet "$FX/audit-kworker-spinlock.dat" 2>"$tmp/kw.err"
-ktap_check "the kworker's IPI is on the trigger's path (own per CPU: $(jq -c '[.cpus[].origins.path]' "$tmp/kw.json" 2>/dev/null))" \
-	test "$(jq -c '[.cpus[] | [.interruptions, .origins.path]]' "$tmp/kw.json" 2>/dev/null)" = '[[0,0],[1,1]]'
+vals kw '{own: v([.cpus[].origins.path]), path: v([.cpus[] | [.interruptions, .origins.path]]),
+	via_work: v($x | [.[] | select(.path) | .senders[0] | (.comm | startswith("kworker/")),
+		(.stack | test("alloc_contig_range") | not), (.via_work.stack | test("< alloc_contig_range <"))] | length == 3 and all)}'
+ktap_check "the kworker's IPI is on the trigger's path (own per CPU: $v_kw_own)" \
+	test "$v_kw_path" = '[[0,0],[1,1]]'
 ktap_check "... through its work item: the kworker's own stack lacks the trigger, its queueing's holds it" \
-	test "$(q kw '[.[] | select(.path) | .senders[0] | (.comm | startswith("kworker/")),
-		(.stack | test("alloc_contig_range") | not), (.via_work.stack | test("< alloc_contig_range <"))] | length == 3 and all')" = true
+	test "$v_kw_via_work" = true
 ktap_check "... and with no --path-functions nothing is counted as a path" \
 	sh -c "'$QA' --cpus 2-3 --task oslat,refill --window 129430654820:133132160378 --json - '$FX/audit-kworker-spinlock.dat' 2>/dev/null |
 		jq -e '[.cpus[].origins | has(\"path\")] == [false, false] and (.policy | has(\"path_functions\") | not)' >/dev/null"
@@ -103,15 +130,20 @@ ktap_check "... and with no --path-functions nothing is counted as a path" \
 # rcuc/2, switched to right after each tick returns, is the tick's
 # (tracing/README.md, "On PREEMPT_RT", rule 7), not a task of its own.
 "$QA" --cpus 2 --task oslat,refill --window 42736000000:43395000000 \
-	--drain-functions "$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)" \
+	--drain-functions "$drain_fns" \
 	--json "$tmp/rt.json" --explain "$tmp/rt.jsonl" --quiet "$FX/rt-handoff-spinlock-6.12-rt.dat" 2>"$tmp/rt.err"
-ktap_check "RT: CPU 2's 6 interruptions by cause, rcuc/2 inside the ticks ($(jq -c '.cpus["2"].by_cause' "$tmp/rt.json" 2>/dev/null))" \
-	test "$(jq -c '.cpus["2"] | [.interruptions, .by_cause["timer:tick_nohz_handler"], .by_cause["irq_vectors:reschedule"],
-		.by_cause["irq_vectors:irq_work:nohz_full_kick_func"], (.by_cause | keys | any(startswith("sched:")))]' "$tmp/rt.json" 2>/dev/null)" = '[6,3,2,1,false]'
+vals rt '{by_cause: v(.cpus["2"].by_cause),
+	counts: v(.cpus["2"] | [.interruptions, .by_cause["timer:tick_nohz_handler"], .by_cause["irq_vectors:reschedule"],
+		.by_cause["irq_vectors:irq_work:nohz_full_kick_func"], (.by_cause | keys | any(startswith("sched:")))]),
+	remote: v($x | [.[] | select(.class == "remote") | [.cause, (.senders[0].stack | test("rt_spin_unlock < drain_pages_zone <"))]]),
+	handoff_by_cause: v(.cpus["2"].origins.drain_handoff_by_cause),
+	handoff: v(.cpus["2"].origins | [.drain, .drain_handoff, .classes.unknown])}'
+ktap_check "RT: CPU 2's 6 interruptions by cause, rcuc/2 inside the ticks ($v_rt_by_cause)" \
+	test "$v_rt_counts" = '[6,3,2,1,false]'
 ktap_check "RT: one reschedule sent by the drain, the lock hand-off (rt_spin_unlock < drain_pages_zone)" \
-	test "$(q rt '[.[] | select(.class == "remote") | [.cause, (.senders[0].stack | test("rt_spin_unlock < drain_pages_zone <"))]]')" = '[["irq_vectors:reschedule",true]]'
-ktap_check "... it is the drain's, and a lock hand-off: ($(jq -c '.cpus["2"].origins.drain_handoff_by_cause' "$tmp/rt.json" 2>/dev/null))" \
-	test "$(jq -c '.cpus["2"].origins | [.drain, .drain_handoff, .classes.unknown]' "$tmp/rt.json" 2>/dev/null)" = '[1,1,0]'
+	test "$v_rt_remote" = '[["irq_vectors:reschedule",true]]'
+ktap_check "... it is the drain's, and a lock hand-off: ($v_rt_handoff_by_cause)" \
+	test "$v_rt_handoff" = '[1,1,0]'
 
 # A sender's own frames end where an interrupt, an NMI or a softirq entered:
 # a timer interrupt that hit the drainer and woke a task is not the drain's
