@@ -23,10 +23,8 @@ plugin=$QC_ROOT/bench/plugin
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-spin=$(qc_spin_wait)
-# The list as read once: qc_drain_runs would read it again (a jq) for
-# every variant.
-qc_spin_wait() { printf '%s\n' "$spin"; }
+qc_spin_wait > /dev/null   # (read once, here: not in each variant's subshell)
+spin=$QC_SPIN_WAIT_JSON
 # The figures per fault that get statistics, and how a run's object holds each.
 metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns_nospin",
 	  "kernel_loads": ".kernel.loads", "kernel_stores": ".kernel.stores",

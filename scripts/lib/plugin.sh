@@ -28,9 +28,12 @@ qc_drain_reach() {
 	echo "$r"
 }
 # qc_spin_wait: bench/plugin/spin-wait.list as a JSON array of names.
+# (Read once a process: qc_drain_runs asks for it once a variant.)
 qc_spin_wait() {
-	grep -v -e '^#' -e '^[[:space:]]*$' "$QC_SPIN_WAIT_LIST" |
-		jq -Rsc 'split("\n") | map(select(length > 0))'
+	[ -n "${QC_SPIN_WAIT_JSON:-}" ] ||
+		QC_SPIN_WAIT_JSON=$(grep -v -e '^#' -e '^[[:space:]]*$' "$QC_SPIN_WAIT_LIST" |
+			jq -Rsc 'split("\n") | map(select(length > 0))') || return 1
+	printf '%s\n' "$QC_SPIN_WAIT_JSON"
 }
 # qc_drain_runs DIR VARIANT: the counted drain of the cost directory DIR
 # (bench/plugin/drain-runs.jq's object on stdout; its error on stderr and
