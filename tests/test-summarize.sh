@@ -79,30 +79,40 @@ ktap_check "the committed fixture summary is what summarize writes (regenerate i
 ktap_check "no stale summary.json.tmp is left" test ! -e "$run/summary.json.tmp"
 ktap_check "the run's status stays ok" test "$(cat "$run/status")" = ok
 ktap_check "verdicts: wq FAIL, rcu PASS, spinlock UNEXPOSED" test "$(verdicts "$run")" = "wq=FAIL rcu=PASS spinlock=UNEXPOSED"
-q() { jq -c "$1" "$run/summary.json"; }
+# The summary's figures the checks below compare, one jq, a line each.
+{ read -r f_wq2; read -r f_rcu; read -r f_spinlock; read -r f_policy; read -r f_selftest; read -r f_latency
+  read -r f_bench; } <<EOF
+$(jq -c '(.variants.wq.cpus["2"] | [.workload, .interruptions, .charged, .indirect, .unknown, .exposure, .coincidences, .control.rcu_qs, .control.charged]),
+	(.variants.rcu | [.charged_total, .interruptions_total, .cpus["3"].by_cause]),
+	(.variants.spinlock | [.verdict_cpus, .cpus["3"].exposure.drains, .cpus["3"].charged]),
+	(.policy | [.drain_causes, .drain_causes_file, .min_drain_calls, .min_exposure, .exposure_scenarios, .baseline, .continuation_ns]),
+	([.variants[].selftest | [.counted, .planted, .verdict_check.verdict, .verdict_check.exact]] | unique),
+	(.variants.rcu.cpus | [.["1"].latency_tool, .["1"].latency_max_us, .["2"].latency_tool, .["2"].latency_max_us]),
+	(.alloc_bench | [.wq.diff_pct_vs_baseline, (.spinlock.diff_pct_vs_baseline | . * 10 | round), .spinlock.significant])' \
+	"$run/summary.json")
+EOF
 ktap_check "wq CPU 2: sent by the drain, the drains that reached it, the old rule's coincidences and the quiet control's RCU forcing" \
-	test "$(q '.variants.wq.cpus["2"] | [.workload, .interruptions, .charged, .indirect, .unknown, .exposure, .coincidences, .control.rcu_qs, .control.charged]')" = \
-	'["refill",799,796,0,0,{"drains":398,"pages":25472},796,3,0]'
+	test "$f_wq2" = '["refill",799,796,0,0,{"drains":398,"pages":25472},796,3,0]'
 ktap_check "rcu PASSes with uncharged other causes shown, not hidden" \
-	test "$(q '.variants.rcu | [.charged_total, .interruptions_total, .cpus["3"].by_cause]')" = '[0,2,{"irq_vectors:reschedule":1}]'
+	test "$f_rcu" = '[0,2,{"irq_vectors:reschedule":1}]'
 ktap_check "spinlock is UNEXPOSED by its refill CPU 3 (40 drains reached it, the policy needs 100)" \
-	test "$(q '.variants.spinlock | [.verdict_cpus, .cpus["3"].exposure.drains, .cpus["3"].charged]')" = '[["3"],40,0]'
+	test "$f_spinlock" = '[["3"],40,0]'
 ktap_check "summary.json records the policy it applied: the list's patterns, thresholds, baseline, continuation" \
-	test "$(q '.policy | [.drain_causes, .drain_causes_file, .min_drain_calls, .min_exposure, .exposure_scenarios, .baseline, .continuation_ns]')" = \
-	"[$(grep -v -e '^#' -e '^[[:space:]]*$' "$root/tracing/drain-causes.list" | jq -R . | jq -sc .),\"tracing/drain-causes.list\",100,{\"refill\":100,\"oslat\":1},[\"hammer\"],\"wq\",1000000]"
+	test "$f_policy" = \
+	"[$(grep -v -e '^#' -e '^[[:space:]]*$' "$root/tracing/drain-causes.list" | jq -Rsc 'split("\n") | map(select(. != ""))'),\"tracing/drain-causes.list\",100,{\"refill\":100,\"oslat\":1},[\"hammer\"],\"wq\",1000000]"
 ktap_check "each variant's self-test is judged on its own, verdict check FAIL with exact counts" \
-	test "$(q '[.variants[].selftest | [.counted, .planted, .verdict_check.verdict, .verdict_check.exact]] | unique')" = '[[30,30,"FAIL",true]]'
+	test "$f_selftest" = '[[30,30,"FAIL",true]]'
 ktap_check "latency per CPU from its workload's file (CPU 1 oslat.json, CPU 2 refill.json)" \
-	test "$(q '.variants.rcu.cpus | [.["1"].latency_tool, .["1"].latency_max_us, .["2"].latency_tool, .["2"].latency_max_us]')" = \
-	"[\"oslat\",$(jq '.thread[] | select(.cpu == 1) | .max' "$run/rcu/oslat.json"),\"refill\",$(jq '.thread[] | select(.cpu == 2) | .max' "$run/rcu/refill.json")]"
+	test "$f_latency" = \
+	"$(jq -sc '["oslat", (.[0].thread[] | select(.cpu == 1) | .max), "refill", (.[1].thread[] | select(.cpu == 2) | .max)]' \
+		"$run/rcu/oslat.json" "$run/rcu/refill.json")"
 # The verdict table names the evidence per CPU, one CPU a line, within 100 columns.
 ktap_check "verdict table: wq's row with CPU 1's evidence" grep -qxF \
 	'wq         FAIL               402    19618    98213      0  cpu1 3/1 oslat, ind 0, unk 0' "$scratch/table"
 ktap_check "verdict table: CPU 2's evidence on its own line" grep -qxF \
 	'                                                            cpu2 796/398 refill, ind 0, unk 0' "$scratch/table"
 ktap_check "verdict table: no line over 100 columns" sh -c "! awk 'length > 100' '$scratch/table' | grep -q ."
-ktap_check "allocator benchmark against the baseline (wq)" \
-	test "$(q '.alloc_bench | [.wq.diff_pct_vs_baseline, (.spinlock.diff_pct_vs_baseline | . * 10 | round), .spinlock.significant]')" = '[0,-79,true]'
+ktap_check "allocator benchmark against the baseline (wq)" test "$f_bench" = '[0,-79,true]'
 
 # --- fail closed: each input a verdict would otherwise be judged without ---
 printf '# nothing but comments\n\n   \n' > "$scratch/empty.list"
@@ -222,9 +232,16 @@ case_guest coincidence rcu
 jq --argjson n 26 "$inflight" "$g/analysis.json" > "$g/x" && mv "$g/x" "$g/analysis.json"
 rm "$g/analysis-quiet.json"
 "$summarize" "$m" > "$scratch/out" 2>&1 || ktap_diag "summarize.sh refused the cases' run: $(cat "$scratch/out")"
-# case_verdicts DESCRIPTION "GUEST=VERDICT ...": those guests' verdicts in m.
+# case_verdicts DESCRIPTION "GUEST=VERDICT ...": those guests' verdicts in m
+# (looked up in every guest's "GUEST=VERDICT", read from the summary once).
+m_verdicts=$(jq -r '.variants | to_entries[] | "\(.key)=\(.value.verdict)"' "$m/summary.json" 2>/dev/null)
 case_verdicts() {
-	got=$(for gv in $2; do jq -r --arg g "${gv%%=*}" '"\($g)=\(.variants[$g].verdict)"' "$m/summary.json" 2>/dev/null; done | paste -sd' ' -)
+	got=
+	for gv in $2; do
+		_v="${gv%%=*}=null"
+		for _gv in $m_verdicts; do [ "${_gv%%=*}" != "${gv%%=*}" ] || _v=$_gv; done
+		got="${got:+$got }$_v"
+	done
 	if [ "$got" = "$2" ]; then ktap_ok "$1"; else ktap_not_ok "$1"; ktap_diag "got: $got, want: $2"; fi
 }
 case_verdicts "FAIL is decided before UNPRIMED (wq CPU 1 unprimed and charged), UNPRIMED still found (rcu)" \
