@@ -95,14 +95,14 @@ plots=
 
 # plot NAME VARIANTS [ASSIGNMENTS [SCRIPT]]: plots/NAME.svg from
 # report/SCRIPT.gp (default NAME.gp) and the data files in $tmp, for the
-# variants that have data.
+# variants that have data. Queued here, each plot in a fresh session
+# (reset session: no setting, variable or function of the one before),
+# and drawn by one gnuplot below: its start costs more than a plot.
+: > "$tmp/plots.gp"
 plot() {
 	[ -n "$2" ] || return 0
-	gp=${4:-$1}
-	gnuplot -e "lib='$lib'; dir='$tmp'; out='$tmp/$1.svg'; variants='$2'; ${3:-}" \
-		"$lib/$gp.gp" 2>"$tmp/$1.err" ||
-		die "gnuplot failed on $gp.gp: $(grep -v '^ *$' "$tmp/$1.err" | tail -n1)"
-	mv "$tmp/$1.svg" "$plots_dir/$1.svg"
+	printf "reset session\nprint '@@ %s'\nlib='%s'; dir='%s'; out='%s'; variants='%s'; %s\nload '%s'\nset output\n" \
+		"${4:-$1}" "$lib" "$tmp" "$tmp/$1.svg" "$2" "${3:-}" "$lib/${4:-$1}.gp" >> "$tmp/plots.gp"
 	plots="$plots $1"
 }
 
@@ -122,6 +122,12 @@ if [ "$audit" = yes ]; then
 	[ -s "$tmp/audit-measured.dat" ] || echo '-9 -9 1 ""' > "$tmp/audit-measured.dat"
 	[ -s "$tmp/audit-other.dat" ] || echo '-9 -9 ""' > "$tmp/audit-other.dat"
 	plot audit "$audit_variants" "triggers='$audit_triggers'"
+fi
+if [ -n "$plots" ]; then
+	# (the plot gnuplot stopped on: the last one it announced)
+	gnuplot "$tmp/plots.gp" 2>"$tmp/plots.err" ||
+		die "gnuplot failed on $(sed -n 's/^@@ //p' "$tmp/plots.err" | tail -n1).gp: $(grep -v -e '^ *$' -e '^@@ ' "$tmp/plots.err" | tail -n1)"
+	for p in $plots; do mv "$tmp/$p.svg" "$plots_dir/$p.svg"; done
 fi
 
 # report.md, report.html and the answer table, from the same blocks
