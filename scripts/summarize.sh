@@ -79,20 +79,6 @@ baseline_rule=${pol%%
 }
 causes_file=$(qc_drain_causes_file "$causes_rel") || exit 1
 
-# drain_causes: the list's patterns as a JSON array, read as qc-analyze
-# reads them (blanks trimmed, '#' lines and empty lines dropped), so that
-# the analysis's recorded patterns can be compared with it exactly.
-# policy_with LIST: two lines, that array, then the policy as applied: its
-# numbers, the list's name and patterns, without its "about" (one jq).
-# The list's name as summary.json records it: relative to the repository
-# when it lies inside (the summary is read on other machines).
-policy_with() {
-	jq -c --rawfile list "$1" --arg causes "${causes_file#"$QC_ROOT"/}" --arg file "${policy_file#"$QC_ROOT"/}" \
-		'($list | split("\n") | map(sub("^[ \t]+"; "") | sub("[ \t\r]+$"; ""))
-		  | map(select(length > 0 and (startswith("#") | not)))) as $dc
-		 | $dc, ({file: $file} + . + {drain_causes_file: $causes, drain_causes: $dc} | del(.about))' "$policy_file"
-}
-
 # Checked once, for the first variant that ran to the end: a run whose
 # variants all failed is still summarized (as FAILED-RUN) without them.
 run_inputs_checked=no
@@ -100,13 +86,16 @@ check_run_inputs() {
 	[ "$run_inputs_checked" = no ] || return 0
 	[ -f "$causes_file" ] ||
 		refuse "the drain-cause list $causes_file is missing, so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
-	policy=$(policy_with "$causes_file")
-	[ "${policy%%
-*}" != '[]' ] ||
-		refuse "the drain-cause list $causes_file holds no pattern (only comments or blank lines), so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
+	run_inputs_checked=yes
+}
+# ... and, once the policy is applied (judge_guests), the rest.
+check_applied_policy() {
+	[ "$run_inputs_checked" = yes ] || return 0
+	case $applied in '{"patterns":0,'*)
+		refuse "the drain-cause list $causes_file holds no pattern (only comments or blank lines), so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one" ;;
+	esac
 	[ -n "$isolated" ] ||
 		refuse "$run/run.txt has an empty 'isolated:' line, so no CPU would be judged: fix the line (e.g. 'isolated: 1-3') or re-run the comparison"
-	run_inputs_checked=yes
 }
 
 isolated=$(qc_kv "$runtxt" isolated)
@@ -216,12 +205,21 @@ judge_guests() {
 		i=$((i + 1))
 	done
 	judge_rc=0
+	# (the list is read only once a guest that ran to the end has
+	# checked it is there; the names as summary.json records them:
+	# relative to the repository when they lie inside it)
+	_list=/dev/null
+	[ "$run_inputs_checked" = no ] || _list=$causes_file
 	jq -n "$@" --argjson guests "$i" --arg scenario "$scenario" \
 		--arg planter "$QC_PLANTER_FUNCTION" \
 		--argjson isolated "$iso_json" --argjson refill_cpus "$refill_json" \
-		--argjson policy "$policy" \
+		--slurpfile policy_doc "$policy_file" --rawfile causes_list "$_list" \
+		--arg policy_file "${policy_file#"$QC_ROOT"/}" --arg causes_file "${causes_file#"$QC_ROOT"/}" \
 		-c -f "$QC_ROOT/scripts/summarize-variant.jq" > "$tmp/judged" || judge_rc=$?
-	awk -v names="$judged" -v dir="$tmp" 'BEGIN { split(names, g, " ") } { print > (dir "/v-" g[NR] ".json") }' "$tmp/judged"
+	# (its first line, {"patterns":N,"policy":{...}}: the policy as applied)
+	IFS= read -r applied < "$tmp/judged" || applied=
+	awk -v names="$judged" -v dir="$tmp" 'BEGIN { split(names, g, " ") }
+		NR > 1 { print > (dir "/v-" g[NR - 1] ".json") }' "$tmp/judged"
 }
 
 # The allocator's cost: pft faults/s per run, each variant against the
@@ -260,17 +258,21 @@ alloc_bench() {
 	echo "$out"
 }
 
-# The policy as applied: the numbers, the list's patterns, the baseline
-# this run resolved, and the analyzer's continuation bound (from the first
-# analysis that has one). Filled in once the list is known to be there.
+# The run's own inputs, checked once a guest ran to the end.
 for g in $judged; do
 	qc_status_read "$run/$g"
 	if [ "$QC_ST" = ok ]; then check_run_inputs; break; fi
 done
-[ "$run_inputs_checked" = yes ] || policy=$(policy_with /dev/null)
-policy=${policy#*
-}
 judge_guests
+# The policy as applied (judge_guests): its numbers and the list's
+# patterns; summary.json adds the baseline this run resolved and the
+# analyzer's continuation bound.
+case $applied in '{"patterns":'*',"policy":{'*'}') ;; *)
+	exit "$([ "$judge_rc" -ne 0 ] && echo "$judge_rc" || echo 1)" ;;
+esac
+policy=${applied#*,\"policy\":}
+policy=${policy%\}}
+check_applied_policy
 for g in $judged; do
 	# (jq stopped at this guest: its error is on stderr)
 	[ -f "$tmp/v-$g.json" ] || exit "$([ "$judge_rc" -ne 0 ] && echo "$judge_rc" || echo 1)"
