@@ -7,6 +7,14 @@
 
 # (dirname's answer without its process: every script starts here)
 case $0 in */*) _qc_dir=${0%/*} ;; *) _qc_dir=. ;; esac
+# The directory above the script's, as cd and pwd would name it, without
+# their subshell where the path is plain (no ".", "..", "//"): a fork
+# costs more than a short script here.
+case /$_qc_dir/ in
+*/./*|*/../*|*//*) _qc_up= ;;
+*) case $_qc_dir in /*) _qc_up=$_qc_dir ;; *) _qc_up=${PWD%/}/$_qc_dir ;; esac ;;
+esac
+QC_ROOT=${QC_ROOT:-${_qc_up%/*}}
 QC_ROOT=${QC_ROOT:-$(cd "$_qc_dir/.." && pwd)}
 # The cache follows the user, even where HOME is not set (a bare CI shell).
 QC_HOME=${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}
