@@ -26,7 +26,8 @@ qc_guest_of() {
 	QC_GUEST_TIMEOUT= QC_GUEST_BENCH_RUNS=5
 	_f=$QC_ROOT/guest-init/scenarios/$1.sh
 	[ -f "$_f" ] || return 0
-	for _kv in $(sed -n 's/^# qc-guest: *//p' "$_f"); do
+	qc_guest_lines "$_f"
+	for _kv in $_qg_text; do
 		_val=${_kv#*=}
 		case $_kv in
 		smp=*) qc_is_count "$_val" && QC_GUEST_SMP=$_val ;;
@@ -38,6 +39,19 @@ qc_guest_of() {
 		*) false ;;
 		esac || die "$_f: '# qc-guest:' setting '$_kv' is not one of smp=N mem=MB numa=MB,MB memcg=on timeout=S bench-runs=N"
 	done
+}
+
+# qc_guest_lines FILE: _qg_text = what FILE's "# qc-guest:" lines say,
+# one a line, as sed -n 's/^# qc-guest: *//p' prints it; read in the shell,
+# since run.sh and compare.sh look a scenario's guest up every time.
+qc_guest_lines() {
+	_qg_text=
+	while IFS= read -r _qg_l || [ -n "$_qg_l" ]; do
+		case $_qg_l in "# qc-guest:"*) ;; *) continue ;; esac
+		_qg_l=${_qg_l#"# qc-guest:"}
+		_qg_text="$_qg_text${_qg_l#"${_qg_l%%[! ]*}"}
+"
+	done < "$1"
 }
 
 # The guest scenarios: guest-init/scenarios/<name>.sh.
