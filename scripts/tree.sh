@@ -15,7 +15,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/plugin.sh"
 . "$here/lib/variants.sh"
 
-usage() { echo "usage: $0 VARIANT   (variants: $(qc_variants | tr '\n' ' '))"; }
+usage() { echo "usage: $0 VARIANT   (variants: $(qc_variant_words))"; }
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 case $1 in -h|--help) usage; exit 0 ;; esac
 variant=$1

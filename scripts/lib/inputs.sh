@@ -68,7 +68,7 @@ qc_check_scenario() {
 # the fix. RATE "" is the hammer's own default. Sets QC_REFILL_CPUS to the
 # refill CPUs REFILL resolves to ("" for none).
 qc_check_inputs() {
-	[ -n "$1" ] || die "no variants given: choose from $(qc_variants | tr '\n' ' ')(see patches/series)"
+	[ -n "$1" ] || die "no variants given: choose from $(qc_variant_words)(see patches/series)"
 	_seen=
 	for _v in $1; do
 		qc_check_variant "$_v"
@@ -101,15 +101,26 @@ qc_refill_cpus() {
 	none|'') return 0 ;;
 	auto)
 		case $1 in hammer|quiet|audit|rthog) ;; *) return 0 ;; esac
-		qc_cpulist_minus "$2" "$(qc_cpulist_expand "$2" | head -n1)"
+		qc_cpulist_minus "$2" "$(qc_first_expanded "$2")"
 		return 0 ;;
 	esac
 	qc_cpulist_valid "$3" || die "refill CPU list '$3' is not a CPU list like 2-3 (or 'auto', 'none')"
 	[ -z "$(qc_cpulist_minus "$3" "$2")" ] ||
 		die "refill CPUs '$3' are not all isolated (isolated: $2): choose refill CPUs among the isolated ones"
 	[ -n "$(qc_cpulist_minus "$2" "$3")" ] ||
-		die "refill CPUs '$3' leave no isolated CPU for oslat, the pure-spin reference: keep one out (e.g. REFILL=$(qc_cpulist_minus "$2" "$(qc_cpulist_expand "$2" | head -n1)"))"
+		die "refill CPUs '$3' leave no isolated CPU for oslat, the pure-spin reference: keep one out (e.g. REFILL=$(qc_cpulist_minus "$2" "$(qc_first_expanded "$2")"))"
 	qc_cpulist_expand "$3" | paste -sd, -
+}
+
+# qc_first_expanded LIST: the first line qc_cpulist_expand LIST prints; a
+# plain LIST (qc_cpulist_words) without a process: every run of the
+# scenarios with an "auto" refill asks.
+qc_first_expanded() {
+	if qc_cpulist_words "$1"; then
+		echo "${CL_WORDS%% *}"
+	else
+		qc_cpulist_expand "$1" | head -n1
+	fi
 }
 
 # qc_check_rthog REFILL_CPUS PARAMS: the rthog scenario's hog settings

@@ -8,6 +8,16 @@
 QC_SERIES=${QC_SERIES:-$QC_ROOT/patches/series}
 qc_registry() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$QC_SERIES"; }
 qc_variants() { qc_registry | awk '{ print $1 }'; }
+# qc_variant_words: every variant, each followed by a space, as
+# qc_variants | tr '\n' ' ' prints them; in the shell (qc_registry_each)
+# when it can: every refusal of a variant names them.
+qc_variant_words() {
+	qc_registry_readable || { qc_variants | tr '\n' ' '; return; }
+	_vw_words=''
+	qc_registry_each _qc_variant_words_line || :
+	printf '%s' "$_vw_words"
+}
+_qc_variant_words_line() { _vw_words="$_vw_words$1 "; }
 # qc_registry_each FUNC: FUNC WORD... for each variant line of the
 # registry, its words split in the shell as awk splits them (at blanks,
 # the comment cut as sed cuts it; no glob, no process: every entry point
@@ -166,7 +176,7 @@ qc_series_baseline() {
 # costs the build).
 qc_check_variant() {
 	qc_variant_base "$1" >/dev/null ||
-		die "unknown variant '$1': choose one of: $(qc_variants | tr '\n' ' ')(see patches/series)"
+		die "unknown variant '$1': choose one of: $(qc_variant_words)(see patches/series)"
 	[ -n "$(qc_variant_field "$1" 5)" ] ||
 		die "patches/series: variant '$1' names no base, tree, configs and audit list: write '<variant> <base> <tree> <configs> <audit>'"
 	_base=$(qc_variant_base "$1")
@@ -202,7 +212,7 @@ qc_check_tree() {
 qc_variant_patches() {
 	for p in "$QC_ROOT/patches/$1"/*.patch; do
 		[ -f "$p" ] || continue
-		case $(basename "$p") in 0000-cover-letter.patch) continue ;; esac
+		case ${p##*/} in 0000-cover-letter.patch) continue ;; esac
 		printf '%s\n' "$p"
 	done
 }
