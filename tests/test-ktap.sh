@@ -3,8 +3,10 @@
 # kselftest's: a plan that ran short fails, a skip is "ok N ... # SKIP",
 # a program that cannot run exits 4 and the runner counts it as skipped,
 # never as passed or failed. Runs small programs in a scratch copy.
-. "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
+# (dirname's answer without its process)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+. "$here/ktap.sh"
+root=$(cd "$here/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 

@@ -6,8 +6,10 @@
 # its own disassembly; and its refusals (bad arguments, a missing or bogus
 # System.map, markers never executed, a window never closed): each one
 # "quietcore: error: qc-cost:" line and a failing QEMU, never a count.
-. "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
+# (dirname's answer without its process)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+. "$here/ktap.sh"
+root=$(cd "$here/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 so=$scratch/qc-cost.so

@@ -14,8 +14,10 @@
 # period instead of locking, nothing reads the lists or their count
 # around pcp->lp, and pagesets come and go under the drain's mutex.
 # Boots nothing; unpacks each tree once if needed.
-. "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
+# (dirname's answer without its process)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+. "$here/ktap.sh"
+root=$(cd "$here/.." && pwd)
 . "$root/scripts/lib/paths.sh"
 . "$root/scripts/lib/log.sh"
 . "$root/scripts/lib/plugin.sh"
