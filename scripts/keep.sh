@@ -30,8 +30,10 @@ traces=no
 run=${1%/} note=$2
 [ -n "$run" ] || die "which run? $usage"
 [ -d "$run" ] || die "'$run' is not a directory: give a run of results/ (make keep RUN=results/<run-id> NOTE=...)"
-id=$(basename "$run")
-[ "$(cd "$run/.." && pwd -P)" = "$(mkdir -p "$QC_RESULTS" && cd "$QC_RESULTS" && pwd -P)" ] ||
+# (basename's answer without its process, but for a path of slashes alone)
+id=${run%"${run##*[!/]}"} && id=${id##*/}
+[ -n "$id" ] || id=$(basename "$run")
+[ "$(cd "$run/.." && pwd -P)" = "$({ [ -d "$QC_RESULTS" ] || mkdir -p "$QC_RESULTS"; } && cd "$QC_RESULTS" && pwd -P)" ] ||
 	die "'$run' is not a run of $QC_RESULTS: a reference run is kept where it was made, as results/<run-id>"
 case $note in
 ''|*[![:print:]]*) die "NOTE must be one line saying what the run shows: make keep RUN=$run NOTE=\"...\"" ;;
@@ -46,27 +48,36 @@ ignore=$QC_RESULTS/.gitignore readme=$QC_RESULTS/README.md
 why=$("$QC_ROOT/scripts/report.sh" "$run" 2>&1 >/dev/null) ||
 	die "$run does not render, so it is not kept: $(printf '%s\n' "$why" | sed -n 's/^quietcore: error: //p' | tail -n1)"
 
-# The files to drop, as paths inside the run.
-dropped=$(cd "$run" && {
-	[ "$traces" = yes ] || find . -name 'trace*.dat'
-	find . -path './*/audit' -type d
-	# (a stress run keeps its consoles: they are its evidence, no splat)
-	find . \( -name '*.log' -o -name "$QC_QEMU_ERR" -o -name '.results.img' \) -type f |
-		if [ "$(qc_kv "$run/$QC_RUN_TXT" scenario)" = stress ]; then grep -v "/$QC_CONSOLE\$"; else cat; fi
-} | sed 's|^\./||' | sort)
+# The files to drop, as paths inside the run, found by one find: the
+# traces, the audit's sub-window analyses, the logs (a stress run keeps its
+# consoles: they are its evidence, no splat).
+set -- -path './*/audit' -type d -o \( -name '*.log' -o -name "$QC_QEMU_ERR" -o -name '.results.img' \) -type f
+# (run.txt read from inside the run, where it always was read)
+[ "$(cd "$run" && qc_kv "$run/$QC_RUN_TXT" scenario)" != stress ] || set -- "$@" ! -name "$QC_CONSOLE"
+[ "$traces" = yes ] || set -- -name 'trace*.dat' -o "$@"
+dropped=$(cd "$run" && find . \( "$@" \) -printf '%P\n' | sort)
 aside=$QC_CACHE/dropped/$id
+moved=0
 for f in $dropped; do
-	mkdir -p "$aside/$(dirname "$f")"
-	rm -rf "${aside:?}/$f"
+	# (dirname's answer, and mkdir and rm only where there is work for
+	# them: a process each per file was most of a keep's own cost)
+	case $f in */*) d=${f%/*} ;; *) d=. ;; esac
+	[ -d "$aside/$d" ] || mkdir -p "$aside/$d"
+	[ ! -e "$aside/$f" ] && [ ! -L "$aside/$f" ] || rm -rf "${aside:?}/$f"
 	mv "$run/$f" "$aside/$f"
+	moved=$((moved + 1))
 done
-[ -z "$dropped" ] || info "moved $(echo "$dropped" | wc -l) files and folders out of the run, to $aside"
-for f in $(cd "$run" && find . -name "$QC_COST_FILE" | sed 's|^\./||'); do
+[ -z "$dropped" ] || info "moved $moved files and folders out of the run, to $aside"
+for f in $(cd "$run" && find . -name "$QC_COST_FILE" -printf '%P\n'); do
 	gzip -9n "$run/$f" || die "cannot compress $run/$f"
 	info "compressed $f to $f.gz"
 done
 
 echo "!/$id/" >> "$ignore"
 [ -f "$readme" ] || printf '# results/: reference runs\n\n## Kept with make keep\n\n' > "$readme"
-printf -- '- [%s](%s/report.md)%s: %s\n' "$id" "$id" "$([ "$traces" = no ] || echo ' (with traces)')" "$note" >> "$readme"
-info "kept $id ($(du -sh "$run" | cut -f1)): git add $run ${ignore#"$QC_ROOT"/} ${readme#"$QC_ROOT"/}"
+with=
+[ "$traces" = no ] || with=' (with traces)'
+printf -- '- [%s](%s/report.md)%s: %s\n' "$id" "$id" "$with" "$note" >> "$readme"
+# (du's size: its line up to the tab, as cut -f1 gives it)
+size=$(du -sh "$run")
+info "kept $id (${size%%"	"*}): git add $run ${ignore#"$QC_ROOT"/} ${readme#"$QC_ROOT"/}"

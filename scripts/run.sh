@@ -15,7 +15,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 usage() {
 	cat <<USAGE
 usage: $0 [options]
-  -V, --variant NAME      kernel variant: $(qc_variants | tr '\n' ' ')(default spinlock)
+  -V, --variant NAME      kernel variant: $(qc_variant_words)(default spinlock)
   -s, --scenario NAME     guest scenario: $(qc_scenarios | tr '\n' ' ')(default oslat)
   -d, --duration SECONDS  measurement window (default 20)
   -c, --isolated LIST     isolated CPUs, e.g. 1-3; CPU 0 is housekeeping (default 1-3)

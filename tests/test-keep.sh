@@ -7,8 +7,10 @@
 # else is refused in one line and changes nothing. And results/.gitignore
 # itself: a new run leaves `git status` clean, a kept one shows. Boots
 # nothing.
-. "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
+# (dirname's answer without its process)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+. "$here/ktap.sh"
+root=$(cd "$here/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 repo=$scratch/repo

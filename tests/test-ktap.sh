@@ -3,8 +3,10 @@
 # kselftest's: a plan that ran short fails, a skip is "ok N ... # SKIP",
 # a program that cannot run exits 4 and the runner counts it as skipped,
 # never as passed or failed. Runs small programs in a scratch copy.
-. "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
+# (dirname's answer without its process)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+. "$here/ktap.sh"
+root=$(cd "$here/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
@@ -14,8 +16,18 @@ ktap_plan 14
 mkdir -p "$scratch/tests"
 cp "$root/tests/ktap.sh" "$root/tests/run.sh" "$scratch/tests/"
 prog() { printf '. "$(dirname "$0")/ktap.sh"\n%s\n' "$2" > "$scratch/tests/$1"; }
-# has REGEX / lacks REGEX: a line of the last program's output $out matches.
-has() { printf '%s\n' "$out" | grep -q -- "$1"; }
+# has PATTERN / lacks PATTERN: a line of the last program's output $out
+# matches the case PATTERN, whole (read in the shell: a grep a check was
+# most of what this program ran itself).
+has() {
+	while IFS= read -r _l; do
+		# shellcheck disable=SC2254 # the pattern is the argument's
+		case $_l in $1) return 0 ;; esac
+	done <<EOF
+$out
+EOF
+	return 1
+}
 lacks() { ! has "$1"; }
 
 prog short.sh 'ktap_plan 3
@@ -24,14 +36,14 @@ ktap_ok two
 ktap_finish'
 out=$(sh "$scratch/tests/short.sh")
 ktap_check "a plan that ran short fails the program" test $? -ne 0
-ktap_check "... and says so" has '^# planned 3 checks, ran 2$'
+ktap_check "... and says so" has '# planned 3 checks, ran 2'
 
 prog skipone.sh 'ktap_plan 1
 ktap_skip "needs a thing"
 ktap_finish'
 out=$(sh "$scratch/tests/skipone.sh")
 rc=$?
-ktap_check "a skipped check is 'ok N desc # SKIP'" has '^ok 1 needs a thing # SKIP$'
+ktap_check "a skipped check is 'ok N desc # SKIP'" has 'ok 1 needs a thing # SKIP'
 ktap_check "... and does not fail the program" test "$rc" -eq 0
 
 prog skipall.sh 'ktap_require qc-no-such-command
@@ -40,8 +52,8 @@ ktap_ok never'
 out=$(sh "$scratch/tests/skipall.sh")
 rc=$?
 ktap_check "a missing prerequisite skips the whole program: exit 4" test "$rc" -eq 4
-ktap_check "... with an empty plan naming it" has "^1\.\.0 # SKIP 'qc-no-such-command' is not installed"
-ktap_check "... and no check run" lacks never
+ktap_check "... with an empty plan naming it" has "1..0 # SKIP 'qc-no-such-command' is not installed*"
+ktap_check "... and no check run" lacks '*never*'
 
 prog bail.sh 'ktap_plan 2
 ktap_not_ok first
@@ -49,16 +61,16 @@ ktap_bail_out "nothing to test"
 ktap_ok second'
 out=$(sh "$scratch/tests/bail.sh")
 ktap_check "a bail-out stops the program with a failure" test $? -eq 1
-ktap_check "... saying why" has '^Bail out! nothing to test$'
-ktap_check "... and runs no check after it" lacks second
+ktap_check "... saying why" has 'Bail out! nothing to test'
+ktap_check "... and runs no check after it" lacks '*second*'
 
 # The runner over a passing, a skipped and a failing program.
 for f in short skipone skipall bail; do mv "$scratch/tests/$f.sh" "$scratch/tests/test-$f.sh"; done
 out=$(sh "$scratch/tests/run.sh")
 rc=$?
 ktap_check "the runner counts the skipped program as skipped, naming why" \
-	has "^ok [0-9] test-skipall.sh # SKIP 'qc-no-such-command' is not installed"
-ktap_check "... and the totals: 1 passed, 2 failed, 1 skipped" has '^# 1 passed, 2 failed, 1 skipped$'
+	has "ok [0-9] test-skipall.sh # SKIP 'qc-no-such-command' is not installed*"
+ktap_check "... and the totals: 1 passed, 2 failed, 1 skipped" has '# 1 passed, 2 failed, 1 skipped'
 ktap_check "... and exits non-zero" test "$rc" -ne 0
 rm "$scratch/tests/test-short.sh" "$scratch/tests/test-bail.sh"
 sh "$scratch/tests/run.sh" > /dev/null

@@ -5,8 +5,10 @@
 # upstream in 36f8e3087562) passes only when it is that report whole:
 # another message, task or call chain in the same frame fails, and so does
 # any other splat printed beside it. Boots nothing.
-. "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
+# (dirname's answer without its process)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+. "$here/ktap.sh"
+root=$(cd "$here/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 splats=$root/scripts/splats.sh

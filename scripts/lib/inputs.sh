@@ -26,7 +26,8 @@ qc_guest_of() {
 	QC_GUEST_TIMEOUT= QC_GUEST_BENCH_RUNS=5
 	_f=$QC_ROOT/guest-init/scenarios/$1.sh
 	[ -f "$_f" ] || return 0
-	for _kv in $(sed -n 's/^# qc-guest: *//p' "$_f"); do
+	qc_guest_lines "$_f"
+	for _kv in $_qg_text; do
 		_val=${_kv#*=}
 		case $_kv in
 		smp=*) qc_is_count "$_val" && QC_GUEST_SMP=$_val ;;
@@ -38,6 +39,19 @@ qc_guest_of() {
 		*) false ;;
 		esac || die "$_f: '# qc-guest:' setting '$_kv' is not one of smp=N mem=MB numa=MB,MB memcg=on timeout=S bench-runs=N"
 	done
+}
+
+# qc_guest_lines FILE: _qg_text = what FILE's "# qc-guest:" lines say,
+# one a line, as sed -n 's/^# qc-guest: *//p' prints it; read in the shell,
+# since run.sh and compare.sh look a scenario's guest up every time.
+qc_guest_lines() {
+	_qg_text=
+	while IFS= read -r _qg_l || [ -n "$_qg_l" ]; do
+		case $_qg_l in "# qc-guest:"*) ;; *) continue ;; esac
+		_qg_l=${_qg_l#"# qc-guest:"}
+		_qg_text="$_qg_text${_qg_l#"${_qg_l%%[! ]*}"}
+"
+	done < "$1"
 }
 
 # The guest scenarios: guest-init/scenarios/<name>.sh.
@@ -54,7 +68,7 @@ qc_check_scenario() {
 # the fix. RATE "" is the hammer's own default. Sets QC_REFILL_CPUS to the
 # refill CPUs REFILL resolves to ("" for none).
 qc_check_inputs() {
-	[ -n "$1" ] || die "no variants given: choose from $(qc_variants | tr '\n' ' ')(see patches/series)"
+	[ -n "$1" ] || die "no variants given: choose from $(qc_variant_words)(see patches/series)"
 	_seen=
 	for _v in $1; do
 		qc_check_variant "$_v"
@@ -87,15 +101,26 @@ qc_refill_cpus() {
 	none|'') return 0 ;;
 	auto)
 		case $1 in hammer|quiet|audit|rthog) ;; *) return 0 ;; esac
-		qc_cpulist_minus "$2" "$(qc_cpulist_expand "$2" | head -n1)"
+		qc_cpulist_minus "$2" "$(qc_first_expanded "$2")"
 		return 0 ;;
 	esac
 	qc_cpulist_valid "$3" || die "refill CPU list '$3' is not a CPU list like 2-3 (or 'auto', 'none')"
 	[ -z "$(qc_cpulist_minus "$3" "$2")" ] ||
 		die "refill CPUs '$3' are not all isolated (isolated: $2): choose refill CPUs among the isolated ones"
 	[ -n "$(qc_cpulist_minus "$2" "$3")" ] ||
-		die "refill CPUs '$3' leave no isolated CPU for oslat, the pure-spin reference: keep one out (e.g. REFILL=$(qc_cpulist_minus "$2" "$(qc_cpulist_expand "$2" | head -n1)"))"
+		die "refill CPUs '$3' leave no isolated CPU for oslat, the pure-spin reference: keep one out (e.g. REFILL=$(qc_cpulist_minus "$2" "$(qc_first_expanded "$2")"))"
 	qc_cpulist_expand "$3" | paste -sd, -
+}
+
+# qc_first_expanded LIST: the first line qc_cpulist_expand LIST prints; a
+# plain LIST (qc_cpulist_words) without a process: every run of the
+# scenarios with an "auto" refill asks.
+qc_first_expanded() {
+	if qc_cpulist_words "$1"; then
+		echo "${CL_WORDS%% *}"
+	else
+		qc_cpulist_expand "$1" | head -n1
+	fi
 }
 
 # qc_check_rthog REFILL_CPUS PARAMS: the rthog scenario's hog settings

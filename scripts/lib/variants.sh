@@ -8,6 +8,16 @@
 QC_SERIES=${QC_SERIES:-$QC_ROOT/patches/series}
 qc_registry() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$QC_SERIES"; }
 qc_variants() { qc_registry | awk '{ print $1 }'; }
+# qc_variant_words: every variant, each followed by a space, as
+# qc_variants | tr '\n' ' ' prints them; in the shell (qc_registry_each)
+# when it can: every refusal of a variant names them.
+qc_variant_words() {
+	qc_registry_readable || { qc_variants | tr '\n' ' '; return; }
+	_vw_words=''
+	qc_registry_each _qc_variant_words_line || :
+	printf '%s' "$_vw_words"
+}
+_qc_variant_words_line() { _vw_words="$_vw_words$1 "; }
 # qc_registry_each FUNC: FUNC WORD... for each variant line of the
 # registry, its words split in the shell as awk splits them (at blanks,
 # the comment cut as sed cuts it; no glob, no process: every entry point
@@ -33,17 +43,21 @@ qc_registry_readable() { [ -r "$QC_SERIES" ] && [ ! -d "$QC_SERIES" ]; }
 # unknown variant. In the shell (qc_registry_each): the checks of one
 # variant look up half a dozen fields.
 qc_variant_field() {
-	case $2 in [1-9]) ;; *) qc_variant_field_awk "$@"; return ;; esac
-	qc_registry_readable || { qc_variant_field_awk "$@"; return; }
-	_vf_v=$1 _vf_n=$2
+	qc_variant_word "$@" || return
+	printf '%s\n' "$QC_VW"
+}
+# qc_variant_word VARIANT N: QC_VW, the word qc_variant_field prints, set
+# in this shell: the checks of a variant read it without a subshell each.
+qc_variant_word() {
+	case $2 in [1-9]) ;; *) QC_VW=$(qc_variant_field_awk "$@"); return ;; esac
+	qc_registry_readable || { QC_VW=$(qc_variant_field_awk "$@"); return; }
+	_vf_v=$1 _vf_n=$2 QC_VW=
 	qc_registry_each _qc_variant_field_line
 }
-# (qc_variant_field's line: its word N printed, and the search stopped)
+# (qc_variant_word's line: its word N kept, and the search stopped)
 _qc_variant_field_line() {
 	[ "$1" = "$_vf_v" ] || return 0
-	_vf_f=
-	[ "$_vf_n" -gt $# ] || eval "_vf_f=\${$_vf_n}"
-	printf '%s\n' "$_vf_f"
+	[ "$_vf_n" -gt $# ] || eval "QC_VW=\${$_vf_n}"
 	return 1
 }
 qc_variant_field_awk() {
@@ -57,7 +71,8 @@ qc_variant_tree() { qc_variant_field "$1" 3; }
 # if there is one: what that kernel needs on top in the flavour (the RT
 # fragment's RT lock debugging, guest-6.12-rt-debug.config).
 qc_variant_configs() {
-	_frags=$(qc_variant_field "$1" 4)
+	qc_variant_word "$1" 4
+	_frags=$QC_VW
 	while :; do case $_frags in *,*) _frags="${_frags%%,*} ${_frags#*,}" ;; *) break ;; esac; done
 	for _f in $_frags ${2:+$2.config}; do
 		echo "$QC_ROOT/configs/$_f"
@@ -84,8 +99,8 @@ qc_variant_audit() { qc_variant_field "$1" 5; }
 # (the guest gets it as qc.sends), named by the audit list's rule: the
 # same tree's functions, so audit -> origins, audit-6.12 -> origins-6.12.
 qc_variant_sends() {
-	_a=$(qc_variant_audit "$1") || return 1
-	echo "origins${_a#audit}"
+	qc_variant_word "$1" 5 || return 1
+	echo "origins${QC_VW#audit}"
 }
 # qc_registry_names: QC_REGISTRY_NAMES, every variant of the registry in
 # its order, one word each, and QC_REGISTRY_BASELINE, the first one marked
@@ -165,18 +180,24 @@ qc_series_baseline() {
 # naming it, before anything is built (a list found missing after a build
 # costs the build).
 qc_check_variant() {
-	qc_variant_base "$1" >/dev/null ||
-		die "unknown variant '$1': choose one of: $(qc_variants | tr '\n' ' ')(see patches/series)"
-	[ -n "$(qc_variant_field "$1" 5)" ] ||
+	# (its words read with qc_variant_word: no subshell for each)
+	qc_variant_word "$1" 2 ||
+		die "unknown variant '$1': choose one of: $(qc_variant_words)(see patches/series)"
+	_base=$QC_VW
+	qc_variant_word "$1" 5 || :
+	_audit=$QC_VW
+	[ -n "$_audit" ] ||
 		die "patches/series: variant '$1' names no base, tree, configs and audit list: write '<variant> <base> <tree> <configs> <audit>'"
-	_base=$(qc_variant_base "$1")
 	if [ "$_base" != - ]; then
-		qc_variant_base "$_base" >/dev/null ||
+		qc_variant_word "$_base" 2 ||
 			die "patches/series: the base '$_base' of variant '$1' is not a variant: name one, or '-' for the stock tree"
-		[ "$(qc_variant_tree "$_base")" = "$(qc_variant_tree "$1")" ] ||
-			die "patches/series: variant '$1' names tree $(qc_variant_tree "$1") but its base '$_base' is built from $(qc_variant_tree "$_base"): name the base's tree"
+		qc_variant_word "$_base" 3 || :
+		_base_tree=$QC_VW
+		qc_variant_word "$1" 3 || :
+		[ "$_base_tree" = "$QC_VW" ] ||
+			die "patches/series: variant '$1' names tree $QC_VW but its base '$_base' is built from $_base_tree: name the base's tree"
 	fi
-	for _f in "$QC_ROOT/tracing/probes/$1.list" "$QC_ROOT/tracing/probes/$(qc_variant_audit "$1").list" \
+	for _f in "$QC_ROOT/tracing/probes/$1.list" "$QC_ROOT/tracing/probes/$_audit.list" \
 		"$QC_ROOT/tracing/probes/$(qc_variant_sends "$1").list" \
 		$(qc_variant_configs "$1") \
 		"$QC_DRAIN_REACH_LIST" "$QC_SPIN_WAIT_LIST"; do
@@ -202,7 +223,7 @@ qc_check_tree() {
 qc_variant_patches() {
 	for p in "$QC_ROOT/patches/$1"/*.patch; do
 		[ -f "$p" ] || continue
-		case $(basename "$p") in 0000-cover-letter.patch) continue ;; esac
+		case ${p##*/} in 0000-cover-letter.patch) continue ;; esac
 		printf '%s\n' "$p"
 	done
 }
