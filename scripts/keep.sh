@@ -52,13 +52,15 @@ why=$("$QC_ROOT/scripts/report.sh" "$run" 2>&1 >/dev/null) ||
 # traces, the audit's sub-window analyses, the logs (a stress run keeps its
 # consoles: they are its evidence, no splat).
 set -- -path './*/audit' -type d -o \( -name '*.log' -o -name "$QC_QEMU_ERR" -o -name '.results.img' \) -type f
-# (run.txt read from inside the run, where it always was read)
-[ "$(cd "$run" && qc_kv "$run/$QC_RUN_TXT" scenario)" != stress ] || set -- "$@" ! -name "$QC_CONSOLE"
+[ "$(qc_kv "$run/$QC_RUN_TXT" scenario)" != stress ] || set -- "$@" ! -name "$QC_CONSOLE"
 [ "$traces" = yes ] || set -- -name 'trace*.dat' -o "$@"
 dropped=$(cd "$run" && find . \( "$@" \) -printf '%P\n' | sort)
 aside=$QC_CACHE/dropped/$id
-moved=0
+moved=0 moved_dirs=
 for f in $dropped; do
+	# (a log inside a folder already moved, the audit's, went with it)
+	for d in $moved_dirs; do case $f in "$d"/*) continue 2 ;; esac; done
+	[ ! -d "$run/$f" ] || moved_dirs="$moved_dirs $f"
 	# (dirname's answer, and mkdir and rm only where there is work for
 	# them: a process each per file was most of a keep's own cost)
 	case $f in */*) d=${f%/*} ;; *) d=. ;; esac

@@ -29,6 +29,8 @@ fake() {
 	echo trace > "$_r/wq/trace.dat"
 	echo trace > "$_r/wq/trace-quiet.dat"
 	mkdir -p "$_r/wq/audit" && echo '{}' > "$_r/wq/audit/gap-1.json"
+	# (a log inside the audit's folder: keep drops the folder, and the log with it)
+	echo log > "$_r/wq/audit/gap-1.log"
 	echo console > "$_r/wq/console.log" && : > "$_r/wq/qemu.err"
 	mkdir -p "$_r/wq-cost" && printf '{"window":1}\n{"window":2}\n' > "$_r/wq-cost/alloc-cost.jsonl"
 }
@@ -102,8 +104,9 @@ cp -r "$root/tests/fixtures/stress-run" "$s"
 echo console > "$s/rcu-debug/console.log" && echo dmesg > "$s/rcu-debug/dmesg.log"
 printf 'phase 1\nmovable cycle 1: zone emptied: yes\n' > "$s/rcu-debug/stress-phases.txt"
 "$root/scripts/summarize.sh" "$s" >/dev/null 2>&1
-ktap_check "make keep keeps a summarized stress run, its console.log with it" \
-	sh -c "make -s -C '$root' keep RUN='$s' NOTE='stress' 2>'$scratch/err' &&
+# (named as README.md names runs, relative: results/<run-id>)
+ktap_check "keep keeps a summarized stress run given as results/<run-id>, its console.log with it" \
+	sh -c "cd '$repo' && '$keep' results/${s##*/} stress 2>'$scratch/err' &&
 		test -s '$s/rcu-debug/console.log' -a ! -e '$s/rcu-debug/dmesg.log'"
 ktap_check "... and its report names the phases" \
 	sh -c "tr '\\n' ' ' < '$s/report.md' | grep -qF 'Its phases: phase 1; movable cycle 1: zone emptied: yes'"
