@@ -43,8 +43,10 @@ fresh() {
 # run to run (the kept tinyconfig and Kconfig's host tools are made once
 # per machine) and sharing the pristine tree. Its outcome (build.sh's
 # output, exit status and merged .config) is kept too, under a key of
-# everything Kconfig's answer depends on: the copy's scripts, configs
-# and registry, the tree's package version and the toolchain. Same key,
+# everything Kconfig's answer depends on: build.sh, tree.sh and what they
+# source, the copy's configs, registry and lists, the tree's package
+# version and the toolchain (not the analyzer's or the report's scripts,
+# which a change to would otherwise cost this pass again). Same key,
 # same answer: the pass runs again whenever any of them changes, as make
 # rebuilds on a changed prerequisite.
 if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
@@ -59,7 +61,8 @@ if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
 	cfg_cache=$real_cache/tests/config-nort
 	mkdir -p "$cfg_cache" && ln -sfn "$pristine61" "$cfg_cache/linux-source-6.1"
 	merged=$cfg_cache/build/nort/.qc-config/.config
-	cfg_key=$(cd "$fake" && { files=$(find scripts configs patches tracing bench guest-init -type f | sort)
+	cfg_key=$(cd "$fake" && { files=$(find scripts/build.sh scripts/tree.sh scripts/lib common configs patches \
+			tracing bench guest-init -type f | sort)
 		     echo "$files"; cat $files "$pristine61/.qc-pristine"; gcc --version; ld --version; } 2>&1 |
 		  sha256sum | cut -c1-16)
 	kept=$cfg_cache/outcome-$cfg_key
