@@ -90,6 +90,9 @@ done < "$tmp/told"
 # The files the verdict reads: run.txt, and those of each judged guest
 # that ran to the end: "KIND FILE" lines (KIND: the schema,
 # docs/schemas/KIND.json).
+# (the window files' names, named once: a subshell each)
+pcp_json=$(qc_window_file pcp-window "" json) oslat_json=$(qc_window_file oslat "" json) \
+	refill_json=$(qc_window_file refill "" json)
 verdict_files() {
 	echo "run-txt $runtxt"
 	for g in $judged; do
@@ -98,8 +101,7 @@ verdict_files() {
 		for spec in analysis:$QC_ANALYSIS.json analysis:$QC_ANALYSIS-$QC_WINDOW_QUIET.json \
 		            analysis:$QC_SELFTEST_ANALYSIS.json analysis:$QC_SELFTEST_CHARGED.json \
 		            selftest:$QC_SELFTEST_JSON hammer:$QC_HAMMER_JSON \
-		            pcp-window:"$(qc_window_file pcp-window "" json)" \
-		            oslat:"$(qc_window_file oslat "" json)" oslat:"$(qc_window_file refill "" json)"; do
+		            pcp-window:$pcp_json oslat:$oslat_json oslat:$refill_json; do
 			[ ! -e "$run/$g/${spec#*:}" ] || echo "${spec%%:*} $run/$g/${spec#*:}"
 		done
 	done
