@@ -104,26 +104,23 @@ qc_variant_sends() {
 }
 # qc_registry_names: QC_REGISTRY_NAMES, every variant of the registry in
 # its order, one word each, and QC_REGISTRY_BASELINE, the first one marked
-# "baseline" (qc_series_baseline), read once a process (per QC_SERIES), in
-# the shell (qc_registry_each).
+# "baseline", read once a process (per QC_SERIES), in one pass.
 qc_registry_names() {
 	[ "${_qc_rn_series:-}" != "$QC_SERIES" ] || return 0
-	_qc_rn_series=$QC_SERIES QC_REGISTRY_NAMES= QC_REGISTRY_BASELINE=
-	if ! qc_registry_readable; then
+	_qc_rn_series=$QC_SERIES QC_REGISTRY_NAMES=
+	if qc_registry_readable; then
+		_mk_m=baseline QC_MARKED=''
+		qc_registry_each _qc_registry_names_line || :
+	else
 		QC_REGISTRY_NAMES=$(qc_variants | tr '\n' ' ')
-		QC_REGISTRY_BASELINE=$(qc_series_baseline)
-		return 0
+		qc_series_marked baseline
 	fi
-	qc_registry_each _qc_registry_names_line || :
+	QC_REGISTRY_BASELINE=${QC_MARKED%% *}
 }
-# (qc_registry_names's line: its variant, and its marks, words 6 on)
+# (qc_registry_names's line: its variant, and whether it is marked)
 _qc_registry_names_line() {
 	QC_REGISTRY_NAMES="$QC_REGISTRY_NAMES $1"
-	[ -z "$QC_REGISTRY_BASELINE" ] && [ $# -ge 6 ] || return 0
-	_rn_v=$1
-	shift 5
-	for _rn_w; do [ "$_rn_w" != baseline ] || { QC_REGISTRY_BASELINE=$_rn_v; break; }; done
-	return 0
+	_qc_marked_line "$@"
 }
 # qc_label_variant LABEL: QC_VO, the variant of a guest's directory, named
 # VARIANT[-FLAVOUR][-TAG] by qc_label: the longest variant it starts with
@@ -139,42 +136,29 @@ qc_label_variant() {
 }
 # qc_variant_of LABEL: the same, printed.
 qc_variant_of() { qc_label_variant "$1" && echo "$QC_VO"; }
-# qc_series_marked MARK: the variants whose line carries MARK, in order.
+# qc_series_marked MARK: QC_MARKED, the variants whose line carries MARK,
+# in order, on one line; in the shell (qc_registry_each) when it can:
+# every entry point asks for the defaults, and summarize.sh the baseline.
 qc_series_marked() {
-	qc_registry_readable || { qc_series_marked_awk "$1"; return; }
-	_qc_marked "$1"
-	printf '%s' "$_mk_lines"
+	_mk_m=$1 QC_MARKED=''
+	if qc_registry_readable; then
+		qc_registry_each _qc_marked_line || :
+	else
+		QC_MARKED=$(qc_registry | awk -v m="$1" '{ for (i = 6; i <= NF; i++) if ($i == m) print $1 }' | paste -sd' ' -)
+	fi
 }
-qc_series_marked_awk() { qc_registry | awk -v m="$1" '{ for (i = 6; i <= NF; i++) if ($i == m) print $1 }'; }
-# (qc_series_marked in the shell, as qc_variant_field: _mk_lines, each
-# variant on a line, and _mk_words, on one line; every entry point asks for
-# the defaults and the baseline)
-_qc_marked() {
-	_mk_m=$1 _mk_lines='' _mk_words=''
-	qc_registry_each _qc_marked_line || :
-}
+# (qc_series_marked's line: its variant, once for each of its marks,
+# words 6 on, that is the one asked for)
 _qc_marked_line() {
 	_mk_v=$1
 	[ $# -gt 5 ] || return 0
 	shift 5
 	for _mk_w; do
-		[ "$_mk_w" = "$_mk_m" ] || continue
-		_mk_lines="$_mk_lines$_mk_v
-" _mk_words="$_mk_words${_mk_words:+ }$_mk_v"
+		[ "$_mk_w" != "$_mk_m" ] || QC_MARKED="$QC_MARKED${QC_MARKED:+ }$_mk_v"
 	done
 }
 # The variants a job runs when VARIANTS is not given, on one line.
-qc_default_variants() {
-	qc_registry_readable || { qc_series_marked_awk default | paste -sd' ' -; return; }
-	_qc_marked default
-	printf '%s\n' "$_mk_words"
-}
-# The variant comparisons are made against, if one is marked "baseline".
-qc_series_baseline() {
-	qc_registry_readable || { qc_series_marked_awk baseline | head -n1; return; }
-	_qc_marked baseline
-	[ -z "$_mk_lines" ] || printf '%s\n' "${_mk_words%% *}"
-}
+qc_default_variants() { qc_series_marked default; printf '%s\n' "$QC_MARKED"; }
 # qc_check_variant VARIANT: a variant the registry knows, whose line is
 # whole, and every file it needs there: each one missing fails in one line
 # naming it, before anything is built (a list found missing after a build
