@@ -79,8 +79,9 @@ baseline_rule=${pol%%
 }
 causes_file=$(qc_drain_causes_file "$causes_rel") || exit 1
 
-# Checked once, for the first variant that ran to the end: a run whose
-# variants all failed is still summarized (as FAILED-RUN) without them.
+# Checked once, for the first variant that ran to the end (judge_guests
+# asks): a run whose variants all failed is still summarized (as
+# FAILED-RUN) without them.
 run_inputs_checked=no
 check_run_inputs() {
 	[ "$run_inputs_checked" = no ] || return 0
@@ -258,24 +259,20 @@ alloc_bench() {
 	echo "$out"
 }
 
-# The run's own inputs, checked once a guest ran to the end.
-for g in $judged; do
-	qc_status_read "$run/$g"
-	if [ "$QC_ST" = ok ]; then check_run_inputs; break; fi
-done
 judge_guests
+# judging_stopped: the judging jq stopped (its error is on stderr): its
+# exit status, or 1.
+judging_stopped() { [ "$judge_rc" -ne 0 ] && exit "$judge_rc"; exit 1; }
 # The policy as applied (judge_guests): its numbers and the list's
 # patterns; summary.json adds the baseline this run resolved and the
 # analyzer's continuation bound.
-case $applied in '{"patterns":'*',"policy":{'*'}') ;; *)
-	exit "$([ "$judge_rc" -ne 0 ] && echo "$judge_rc" || echo 1)" ;;
-esac
+case $applied in '{"patterns":'*',"policy":{'*'}') ;; *) judging_stopped ;; esac
 policy=${applied#*,\"policy\":}
 policy=${policy%\}}
 check_applied_policy
 for g in $judged; do
-	# (jq stopped at this guest: its error is on stderr)
-	[ -f "$tmp/v-$g.json" ] || exit "$([ "$judge_rc" -ne 0 ] && echo "$judge_rc" || echo 1)"
+	# (jq stopped at this guest)
+	[ -f "$tmp/v-$g.json" ] || judging_stopped
 	# (compact, {"refuse":null,... when there is none: a jq only for one)
 	IFS= read -r line < "$tmp/v-$g.json" || :
 	case $line in '{"refuse":null,'*) continue ;; esac
