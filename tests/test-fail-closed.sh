@@ -114,8 +114,11 @@ cross "one variant's analysis.json copied into another's directory is refused" \
 fresh
 # A file that closes the wrapper check-run.sh reads the files in, and
 # opens another (its text then not one JSON value).
-printf '{"1": 5}}\n{"i": 3, "t": {"1": 7}\n' > "$r/wq/pcp-window.json"
-cross "a file whose text would step out of check-run's wrapper is refused, named" "wq/pcp-window.json: is not JSON"
+# (rcu's, the run's eighth file, opening the wrapper the ninth would have:
+# check-run.sh names it after validating the files one at a time in
+# their order: seven before it, where wq's came after every other guest's.)
+printf '{"1": 5}}\n{"i": 8, "t": {"1": 7}\n' > "$r/rcu/pcp-window.json"
+cross "a file whose text would step out of check-run's wrapper is refused, named" "rcu/pcp-window.json: is not JSON"
 fresh
 # A key twice: the parsed file keeps the last copy; check-run's one jq
 # sees the parser's events too, and each file alone then names it.
