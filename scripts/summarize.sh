@@ -10,7 +10,10 @@
 # in one line, the run's status says failed, and no summary.json is left.
 # Environment: QC_DRAIN_CAUSES=FILE (default: the policy's
 # drain_causes_file, tracing/drain-causes.list), QC_VERDICT_POLICY=FILE
-# (default tracing/verdict-policy.json).
+# (default tracing/verdict-policy.json),
+# QC_JUDGED=FILE (a copy of every judged guest's judgement, kept there
+# even when the run is refused: the error names the first guest refused,
+# the file each one; see judge_guests).
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
@@ -260,6 +263,10 @@ alloc_bench() {
 }
 
 judge_guests
+# (QC_JUDGED: the judging's lines as they are, the policy as applied, then
+# one {refuse, continuation_ns, summary} a guest, in the order judged;
+# each refusal names its guest's directory)
+[ -z "${QC_JUDGED:-}" ] || cp "$tmp/judged" "$QC_JUDGED"
 # judging_stopped: the judging jq stopped (its error is on stderr): its
 # exit status, or 1.
 judging_stopped() { [ "$judge_rc" -ne 0 ] && exit "$judge_rc"; exit 1; }

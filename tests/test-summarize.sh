@@ -67,7 +67,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 57
+ktap_plan 59
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -114,43 +114,85 @@ ktap_check "verdict table: CPU 2's evidence on its own line" grep -qxF \
 ktap_check "verdict table: no line over 100 columns" sh -c "! awk 'length > 100' '$scratch/table' | grep -q ."
 ktap_check "allocator benchmark against the baseline (wq)" test "$f_bench" = '[0,-79,true]'
 
+# case_guest CASE VARIANT: g, the case's copy of the fixture's VARIANT guest
+# in the run $cases, named VARIANT-CASE (qc_label's VARIANT-TAG form), its
+# analyses naming their own directory's traces (check-run.sh).
+case_guest() {
+	g=$cases/$2-$1
+	cp -r "$fixture/$2" "$g"
+	sed -i "s|/$2/trace|/$2-$1/trace|g" "$g"/*.json
+}
+
 # --- fail closed: each input a verdict would otherwise be judged without ---
+# A guest's own inputs, those the judging (summarize-variant.jq) refuses a
+# guest for: one run holds a guest per case, and one summarize pass judges
+# them all (each pass costs ~0.4 CPU-s). It refuses the run by the first
+# guest refused, checked as refused() checks every refusal; QC_JUDGED
+# keeps each guest's refusal, which names its directory: each case is
+# checked there.
+cases=$(fresh refusals)
+rm -r "${cases:?}/wq" "$cases/rcu" "$cases/spinlock"
+case_guest nocpus rcu
+edit "$g/analysis.json" '.cpus = {}'
+case_guest onecpu wq
+edit "$g/analysis.json" 'del(.cpus["2"])'
+case_guest othercauses rcu
+edit "$g/analysis.json" '.policy.drain_causes = []'
+case_guest nohammer spinlock
+rm "$g/hammer.json"
+case_guest noselftest rcu
+rm "$g/selftest.json"
+case_guest vcheckshort rcu
+edit "$g/selftest-charged.json" '.cpus["3"].origins |= (.drain_by_cause["workqueue:qc_planted_work"] = 4 | .drain -= 1)'
+case_guest vcheckpass wq
+edit "$g/selftest-charged.json" '.cpus[].origins |= (.drain = 0 | .drain_by_cause = {})'
+case_guest noorigins rcu
+edit "$g/analysis.json" 'del(.origin_probes, .cpus[].origins) | .origin_probes = {complete: false, missing: "qcsend:resched"}'
+case_guest otherfunctions wq
+edit "$g/analysis.json" '.policy.drain_functions = ["drain_all_pages"]'
+case_guest planter spinlock
+edit "$g/selftest-charged.json" '.policy.drain_functions = ["drain_all_pages"]'
+refused "a run with guests the judging refuses is refused" "" "$cases" QC_JUDGED="$scratch/judged"
+guest_refusals=$(jq -r 'select(.refuse != null) | .refuse' "$scratch/judged" 2>/dev/null)
+ktap_check "... by the first guest it refused, as judged" \
+	test "$(sed -n 's/^failed: //p' "$cases/status")" = "$(printf '%s\n' "$guest_refusals" | head -n1)"
+# guest_refused DESCRIPTION GUEST PATTERN: the judging refused GUEST, its
+# refusal naming its file, "<run>/GUEST/PATTERN".
+guest_refused() {
+	if printf '%s\n' "$guest_refusals" | grep -q "^$cases/$2/$3"; then ktap_ok "$1"
+	else ktap_not_ok "$1"; ktap_diag "no refusal of $2 matches '$3': $(printf '%s\n' "$guest_refusals" | grep "/$2/")"; fi
+}
+guest_refused "an analysis.json without per-CPU entries is refused" rcu-nocpus "analysis.json has no per-CPU entry .* CPU 1,2,3"
+guest_refused "an analysis.json missing one isolated CPU is refused" wq-onecpu "analysis.json has no per-CPU entry .* CPU 2 "
+guest_refused "an analysis charged without the policy's drain causes is refused" rcu-othercauses \
+	"analysis.json was charged by the drain causes \[none\]"
+guest_refused "a missing hammer.json in a hammer run is refused" spinlock-nohammer "hammer.json is missing"
+guest_refused "a missing self-test in a hammer run is refused" rcu-noselftest "selftest.json is missing"
+guest_refused "a verdict-level self-test charging other than planted is refused" rcu-vcheckshort \
+	"selftest-charged.json: .*verdict rule gave FAIL, charging CPU 1 10 of 10 planted, CPU 2 10 of 10 planted, CPU 3 9 of 10"
+guest_refused "a verdict-level self-test that does not FAIL is refused" wq-vcheckpass \
+	"selftest-charged.json: .*verdict rule gave UNEXPOSED, charging CPU 1 0 of 10 planted"
+guest_refused "a trace without the send-side probes is refused, never judged by time" rcu-noorigins \
+	"analysis.json has no origins: its trace lacks the send-side probes (qcsend:resched)"
+guest_refused "an analysis charged with other drain functions than the policy's is refused" wq-otherfunctions \
+	"analysis.json was charged with the drain's functions \[drain_all_pages\]"
+guest_refused "a verdict-level self-test not charged with the planter as the drain is refused" spinlock-planter \
+	"selftest-charged.json was charged with the drain's functions \[drain_all_pages\], not \[qc_plant_write\]"
+# The refusals summarize makes itself, each run alone.
 printf '# nothing but comments\n\n   \n' > "$scratch/empty.list"
 r=$(fresh causes-empty)
 refused "a drain-cause list without patterns is refused" "holds no pattern" "$r" QC_DRAIN_CAUSES="$scratch/empty.list"
 r=$(fresh causes-missing)
 refused "a missing drain-cause list is refused" "drain-cause list .* is missing" "$r" QC_DRAIN_CAUSES="$scratch/nonexistent.list"
-r=$(fresh no-cpus)
-edit "$r/rcu/analysis.json" '.cpus = {}'
-refused "an analysis.json without per-CPU entries is refused" "rcu/analysis.json has no per-CPU entry .* CPU 1,2,3" "$r"
-r=$(fresh one-cpu)
-edit "$r/wq/analysis.json" 'del(.cpus["2"])'
-refused "an analysis.json missing one isolated CPU is refused" "wq/analysis.json has no per-CPU entry .* CPU 2 " "$r"
 r=$(fresh old-analysis)
 edit "$r/spinlock/analysis.json" 'del(.cpus[].charged, .cpus[].exposure, .drains, .policy, .calls_from)'
 refused "an old-format analysis.json (no charged, no exposure) is refused" "spinlock/analysis.json: .* is missing .*re-run scripts/analyze.sh" "$r"
-r=$(fresh other-causes)
-edit "$r/rcu/analysis.json" '.policy.drain_causes = []'
-refused "an analysis charged without the policy's drain causes is refused" "charged by the drain causes \[none\]" "$r"
-r=$(fresh no-hammer)
-rm "$r/spinlock/hammer.json"
-refused "a missing hammer.json in a hammer run is refused" "spinlock/hammer.json is missing" "$r"
 r=$(fresh no-isolated)
 sed -i 's/^isolated: .*/isolated: /' "$r/run.txt"
 refused "an empty isolated: line is refused" "run.txt says 'isolated: ' but guest rcu isolated '1-3'" "$r"
 r=$(fresh selftest-fail)
 edit "$r/wq/selftest.json" '.pass = false'
 refused "a self-test with pass: false is refused" "wq/selftest.json disagrees with its evidence: pass is false" "$r"
-r=$(fresh no-selftest)
-rm "$r/rcu/selftest.json"
-refused "a missing self-test in a hammer run is refused" "rcu/selftest.json is missing" "$r"
-r=$(fresh vcheck-short)
-edit "$r/rcu/selftest-charged.json" '.cpus["3"].origins |= (.drain_by_cause["workqueue:qc_planted_work"] = 4 | .drain -= 1)'
-refused "a verdict-level self-test charging other than planted is refused" \
-	"verdict rule gave FAIL, charging CPU 1 10 of 10 planted, CPU 2 10 of 10 planted, CPU 3 9 of 10" "$r"
-r=$(fresh vcheck-pass)
-edit "$r/wq/selftest-charged.json" '.cpus[].origins |= (.drain = 0 | .drain_by_cause = {})'
-refused "a verdict-level self-test that does not FAIL is refused" "verdict rule gave UNEXPOSED, charging CPU 1 0 of 10 planted" "$r"
 # One variant a planted item short on CPU 1, another one over: summed over
 # the variants they would read 60/60, a pass.
 r=$(fresh per-variant)
@@ -177,13 +219,7 @@ refused "a cut analysis.json is refused, not read as absent" "rcu/analysis.json:
 # verdicts the cases do not change, are checked above.)
 m=$(fresh rule)
 rm -r "${m:?}/wq" "$m/rcu" "$m/spinlock"
-# case_guest CASE VARIANT: g, the case's copy of the fixture's VARIANT guest
-# in m, its analyses naming their own directory's traces (check-run.sh).
-case_guest() {
-	g=$m/$2-$1
-	cp -r "$fixture/$2" "$g"
-	sed -i "s|/$2/trace|/$2-$1/trace|g" "$g"/*.json
-}
+cases=$m
 case_guest unprimed wq
 edit "$g/pcp-window.json" '.["1"] = 0'
 case_guest unprimed rcu
@@ -270,18 +306,6 @@ case_verdicts "26 ticks in flight during drains, another's grace period, no cont
 	"rcu-coincidence=PASS"
 ktap_check "... the coincidences stay in the summary as a cross-check" \
 	test "$(jq -c '.variants["rcu-coincidence"] | [.coincidences_total, .charged_total]' "$m/summary.json")" = '[26,0]'
-r=$(fresh no-origins)
-edit "$r/rcu/analysis.json" 'del(.origin_probes, .cpus[].origins) | .origin_probes = {complete: false, missing: "qcsend:resched"}'
-refused "a trace without the send-side probes is refused, never judged by time" \
-	"rcu/analysis.json has no origins: its trace lacks the send-side probes (qcsend:resched)" "$r"
-r=$(fresh other-functions)
-edit "$r/wq/analysis.json" '.policy.drain_functions = ["drain_all_pages"]'
-refused "an analysis charged with other drain functions than the policy's is refused" \
-	"wq/analysis.json was charged with the drain's functions \\[drain_all_pages\\]" "$r"
-r=$(fresh planter)
-edit "$r/spinlock/selftest-charged.json" '.policy.drain_functions = ["drain_all_pages"]'
-refused "a verdict-level self-test not charged with the planter as the drain is refused" \
-	"spinlock/selftest-charged.json was charged with the drain's functions \\[drain_all_pages\\], not \\[qc_plant_write\\]" "$r"
 jq '.min_exposure.refill = 40' "$root/tracing/verdict-policy.json" > "$scratch/policy.json"
 r=$(fresh policy)
 judged "the thresholds come from the policy file (refill 40: spinlock PASSes)" \
