@@ -9,6 +9,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 QC_ROOT=$root
 . "$root/scripts/lib/paths.sh"
 . "$root/scripts/lib/guest-cc.sh"
+. "$root/tests/ccache-cc.sh"
+# qc_guest_cc's one compile-and-link, as ccache can cache it (the same
+# warnings, replayed on a hit; the same static binary): the two compiles
+# were most of this program's CPU time beside refill's own spin.
+gcc() { ccache_cc gcc "$@"; }
 scratch=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$scratch"' EXIT
