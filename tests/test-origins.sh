@@ -148,9 +148,13 @@ ktap_check "... it is the drain's, and a lock hand-off: ($v_rt_handoff_by_cause)
 # A sender's own frames end where an interrupt, an NMI or a softirq entered:
 # a timer interrupt that hit the drainer and woke a task is not the drain's
 # (crafted stacks in the shapes a 6.1 guest records: tests/origins-frames.c).
+# (its three sources compiled through ccache: tests/ccache-cc.sh)
 P="libtracecmd libtraceevent libtracefs"
-# shellcheck disable=SC2046 # pkg-config's words
-${CC:-cc} -Wall -Itracing -Icommon $(pkg-config --cflags $P) -o "$tmp/origins-frames" \
+QC_ROOT=$(pwd)
+. scripts/lib/paths.sh
+. tests/ccache-cc.sh
+# shellcheck disable=SC2046,SC2086 # pkg-config's words; CC's, as make has them
+ccache_cc ${CC:-cc} -Wall -Itracing -Icommon $(pkg-config --cflags $P) -o "$tmp/origins-frames" \
 	tests/origins-frames.c tracing/origins.c common/qc-util.c $(pkg-config --libs $P) 2>"$tmp/frames.err" ||
 	ktap_diag "tests/origins-frames.c does not build: $(head -n 3 "$tmp/frames.err")"
 [ ! -x "$tmp/origins-frames" ] || "$tmp/origins-frames" > "$tmp/frames.out"

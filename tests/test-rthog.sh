@@ -19,6 +19,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 QC_ROOT=$root
 . "$root/scripts/lib/paths.sh"
 . "$root/scripts/lib/guest-cc.sh"
+. "$root/tests/ccache-cc.sh"
+# qc_guest_cc's one compile-and-link, as ccache can cache it (the same
+# warnings, replayed on a hit; the same static binary).
+gcc() { ccache_cc gcc "$@"; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 fix=$root/tests/fixtures/rthog
