@@ -10,15 +10,40 @@
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/ktap.sh"
 root=$(cd "$here/.." && pwd)
+QC_ROOT=$root
+. "$root/scripts/lib/paths.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-so=$scratch/qc-cost.so
+# qc-cost.so and ksyms-test are kept built in the cache, a directory per
+# checkout (so that no checkout tests another's build), and made again,
+# in scratch, when make finds them out of date or bench/plugin/Makefile is
+# newer than them: building both was about 1 CPU-s, as much as the nine
+# QEMUs here.
+read -r keep _ <<EOF
+$(printf '%s' "$root" | cksum)
+EOF
+keep=$QC_CACHE/tests/plugin-$keep
+so=$keep/qc-cost.so ksyms=$keep/ksyms-test
 
 ktap_require qemu-system-x86_64 gcc make objdump
 ktap_plan 12
 
-ktap_check "bench/plugin/Makefile builds qc-cost.so and ksyms-test with gcc" \
-	make -s -f "$root/bench/plugin/Makefile" PLUGIN_OUT="$scratch" "$so" "$scratch/ksyms-test"
+# kept_or_built: qc-cost.so and ksyms-test up to date in the cache, or
+# built in scratch (where the checks below then find them, or find nothing
+# when the build failed: a kept older build is never what they test) and
+# kept.
+kept_or_built() {
+	mk=$root/bench/plugin/Makefile
+	[ -f "$so" ] && [ -x "$ksyms" ] && [ ! "$mk" -nt "$so" ] && [ ! "$mk" -nt "$ksyms" ] &&
+		make -q -s -f "$mk" PLUGIN_OUT="$keep" "$so" "$ksyms" 2>/dev/null && return 0
+	so=$scratch/qc-cost.so ksyms=$scratch/ksyms-test
+	make -s -f "$mk" PLUGIN_OUT="$scratch" "$so" "$ksyms" || return 1
+	# (a cache it cannot write only costs the next run the build)
+	mkdir -p "$keep" 2>/dev/null && cp "$so" "$keep/qc-cost.so.tmp" 2>/dev/null &&
+		cp "$ksyms" "$keep/ksyms-test.tmp" 2>/dev/null &&
+		mv -f "$keep/qc-cost.so.tmp" "$keep/qc-cost.so" && mv -f "$keep/ksyms-test.tmp" "$keep/ksyms-test" || :
+}
+ktap_check "bench/plugin/Makefile builds qc-cost.so and ksyms-test with gcc" kept_or_built
 
 # A map in System.map's format, out of order, with an alias pair (global
 # first whatever the order), a function behind two section boundaries at
@@ -35,7 +60,7 @@ ffffffff81000100 T __x64_sys_getppid
 ffffffff81000180 d some_data
 ffffffff81000300 T _etext
 MAP
-got=$("$scratch/ksyms-test" "$scratch/System.map" ffffffff81000000 ffffffff810000ff ffffffff81000100 \
+got=$("$ksyms" "$scratch/System.map" ffffffff81000000 ffffffff810000ff ffffffff81000100 \
 	ffffffff81000190 ffffffff81000200 ffffffff8100027f ffffffff810002ff ffffffff81000300 ffffffff80ffffff | paste -sd' ' -)
 want="_text _text __x64_sys_getppid __x64_sys_getppid helper_b helper_b _raw_spin_trylock - -"
 if [ "$got" = "$want" ]; then
@@ -45,9 +70,13 @@ else
 	ktap_diag "want: $want"; ktap_diag "got:  $got"
 fi
 
-# bios MODE [LOOPS]: scratch/bios.bin built from bios-loop.S.
+# bios MODE [LOOPS]: scratch/bios.bin built from bios-loop.S (through
+# ccache where there is one: three builds a run, the same three each time).
+cc_bios=gcc
+! command -v ccache >/dev/null 2>&1 || cc_bios="ccache gcc"
 bios() {
-	gcc -c -DMODE="$1" -DLOOPS="${2:-1}" -o "$scratch/bios.o" "$root/tests/plugin/bios-loop.S" &&
+	# shellcheck disable=SC2086 # "ccache gcc", two words
+	CCACHE_DIR=${CCACHE_DIR:-$QC_CACHE/ccache} $cc_bios -c -DMODE="$1" -DLOOPS="${2:-1}" -o "$scratch/bios.o" "$root/tests/plugin/bios-loop.S" &&
 		objcopy -O binary -j .text "$scratch/bios.o" "$scratch/bios.bin"
 }
 # qemu ARGS: the firmware under the plugin with ARGS; stderr to scratch/err.
