@@ -71,11 +71,37 @@ findings() {
 $1
 EOF
 }
+# checkpatch_inputs TREE PATCH...: everything checkpatch.pl's findings
+# on the PATCHes, as this program runs it and reads them, depend on: this
+# program, the options, perl's version, GIT_DIR, the .checkpatch.conf
+# files it would read, the script and the lists beside it, each patch
+# (name and text), and the tree's files the patches name (it reads them
+# for CamelCase).
+checkpatch_inputs() {
+	_t=$1
+	shift
+	cat "$0" 2>&1
+	echo "--strict --no-tree -q"
+	perl -e 'print "$^V\n"'
+	printf 'GIT_DIR=%s\n' "${GIT_DIR-(unset)}"
+	for _c in "$_t/.checkpatch.conf" "$HOME/.checkpatch.conf" "$_t/.scripts/.checkpatch.conf"; do
+		[ ! -f "$_c" ] || { echo "$_c"; cat "$_c"; }
+	done
+	cat "$_t/scripts/checkpatch.pl" "$_t/scripts/spelling.txt" "$_t/scripts/const_structs.checkpatch" 2>&1
+	for _p; do echo "${_p##*/}"; cat "$_p"; done
+	sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$@" | sort -u | while read -r _f; do
+		echo "$_f"
+		cat "$_t/$_f" 2>&1
+	done
+}
 # checkpatch_clean VARIANT: no patch of VARIANT has a finding. One
 # checkpatch.pl reads them all (perl's start, ~0.35 s of CPU, was most of
 # this program's cost, once a patch); when it finds something, each patch
 # is checked on its own to name the first with findings, and the check
-# fails whatever that says.
+# fails whatever that says. A clean verdict is kept in the cache under the
+# hash of checkpatch_inputs, as ccache keeps an object: the same inputs
+# are not read again (checkpatch.pl was over half of this program's CPU
+# time); any change to one of them runs it again.
 checkpatch_clean() {
 	_tree=$(pristine_of "$1")
 	[ -f "$_tree/scripts/checkpatch.pl" ] ||
@@ -83,9 +109,18 @@ checkpatch_clean() {
 	# shellcheck disable=SC2046 # a patch a word, as the loops here take them
 	set -- $(qc_variant_patches "$1")
 	[ $# -gt 0 ] || return 0
+	read -r _key _ <<EOF
+$(checkpatch_inputs "$_tree" "$@" | sha256sum)
+EOF
+	_clean=$QC_CACHE/tests/checkpatch/$_key.clean
+	[ ! -f "$_clean" ] || return 0
 	out=$(cd "$_tree" && ./scripts/checkpatch.pl --strict --no-tree -q "$@" 2>&1) || true
 	findings "$out"
-	[ -n "$left" ] || return 0
+	if [ -z "$left" ]; then
+		# (a cache it cannot write only costs the next run the check)
+		mkdir -p "${_clean%/*}" 2>/dev/null && : > "$_clean" 2>/dev/null || :
+		return 0
+	fi
 	_all=$left
 	for p; do
 		out=$(cd "$_tree" && ./scripts/checkpatch.pl --strict --no-tree -q "$p" 2>&1) || true
