@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,6 +319,17 @@ int main(int argc, char **argv)
 	char err[512];
 
 	qc_prog = "qc-analyze";
+	/*
+	 * A run is short: what it frees is kept for its next allocations,
+	 * not given back (no block of its own mmap()ed and unmapped again,
+	 * the heap never trimmed). libtracecmd allocates and frees a buffer
+	 * per section and per page it decompresses, and each page first
+	 * touched is a page fault, dear on a virtualised host: a run on a
+	 * fixture trace took 4,400 of them, 1,900 with this. (32 MiB is the
+	 * most M_MMAP_THRESHOLD takes.)
+	 */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:j:x:e:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
