@@ -20,10 +20,10 @@ ccache_cc() {
 		command "$_cc_bin" "$@"
 		return
 	fi
-	_cc_flags= _cc_link= _cc_srcs= _cc_n=0 _cc_o=no
+	_cc_flags='' _cc_link='' _cc_srcs='' _cc_n=0 _cc_o=no
 	for _cc_a; do
 		case $_cc_a in *"'"*) command "$_cc_bin" "$@"; return ;; esac
-		if [ $_cc_o = yes ]; then _cc_link="$_cc_link '$_cc_a'" _cc_o=done; continue; fi
+		if [ $_cc_o = yes ]; then _cc_link="$_cc_link '$_cc_a'" _cc_o=given; continue; fi
 		case $_cc_a in
 		-o) _cc_link="$_cc_link -o" _cc_o=yes ;;
 		-l*|-L*) _cc_link="$_cc_link '$_cc_a'" ;;
@@ -37,7 +37,7 @@ ccache_cc() {
 		esac
 	done
 	# one source, or no -o: ccache takes such a command as it is
-	if [ "$_cc_n" -lt 2 ] || [ $_cc_o != done ]; then command "$_cc_bin" "$@"; return; fi
+	if [ "$_cc_n" -lt 2 ] || [ $_cc_o != given ]; then command "$_cc_bin" "$@"; return; fi
 	_cc_dir=$(mktemp -d) || return 1
 	_cc_rc=0 _cc_i=0
 	eval "set -- $_cc_srcs"

@@ -65,6 +65,7 @@ samples() { f=$scratch/$1; shift; printf '%s\n' "$@" > "$f"; }
 # scratch (where the checks below then find them, or find nothing when
 # the build failed: a kept older build is never what they test) and kept.
 kept_or_built() {
+	# shellcheck disable=SC3013 # -nt: dash's test has it, as bash's and busybox's
 	[ -x "$pft" ] && [ -x "$welch" ] && [ ! "$root/bench/Makefile" -nt "$pft" ] &&
 		[ ! "$root/bench/plugin/Makefile" -nt "$pft" ] && [ ! "$root/bench/Makefile" -nt "$welch" ] &&
 		[ ! "$root/bench/plugin/Makefile" -nt "$welch" ] &&

@@ -34,6 +34,7 @@ ktap_plan 12
 # kept.
 kept_or_built() {
 	mk=$root/bench/plugin/Makefile
+	# shellcheck disable=SC3013 # -nt: dash's test has it, as bash's and busybox's
 	[ -f "$so" ] && [ -x "$ksyms" ] && [ ! "$mk" -nt "$so" ] && [ ! "$mk" -nt "$ksyms" ] &&
 		make -q -s -f "$mk" PLUGIN_OUT="$keep" "$so" "$ksyms" 2>/dev/null && return 0
 	so=$scratch/qc-cost.so ksyms=$scratch/ksyms-test
