@@ -10,10 +10,6 @@ QC_ROOT=$root
 . "$root/scripts/lib/paths.sh"
 . "$root/scripts/lib/guest-cc.sh"
 . "$root/tests/ccache-cc.sh"
-# qc_guest_cc's one compile-and-link, as ccache can cache it (the same
-# warnings, replayed on a hit; the same static binary): the two compiles
-# were most of this program's CPU time beside refill's own spin.
-gcc() { ccache_cc gcc "$@"; }
 scratch=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$scratch"' EXIT
@@ -21,6 +17,11 @@ refill=$scratch/refill
 
 ktap_require gcc jq
 ktap_plan 15
+# qc_guest_cc's one compile-and-link, as ccache can cache it (the same
+# warnings, replayed on a hit; the same static binary): the two compiles
+# were most of this program's CPU time beside refill's own spin. (After
+# ktap_require: "command -v gcc" would find this function.)
+gcc() { ccache_cc gcc "$@"; }
 
 # refused DESC CODE PATTERN ARGS...: refill ARGS exits CODE and prints one
 # line, "refill: error: ...PATTERN...".

@@ -20,9 +20,6 @@ QC_ROOT=$root
 . "$root/scripts/lib/paths.sh"
 . "$root/scripts/lib/guest-cc.sh"
 . "$root/tests/ccache-cc.sh"
-# qc_guest_cc's one compile-and-link, as ccache can cache it (the same
-# warnings, replayed on a hit; the same static binary).
-gcc() { ccache_cc gcc "$@"; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 fix=$root/tests/fixtures/rthog
@@ -30,6 +27,10 @@ hog=$scratch/rthog
 
 ktap_require gcc jq awk
 ktap_plan 29
+# qc_guest_cc's one compile-and-link, as ccache can cache it (the same
+# warnings, replayed on a hit; the same static binary). (After
+# ktap_require: "command -v gcc" would find this function.)
+gcc() { ccache_cc gcc "$@"; }
 
 if out=$(qc_guest_cc "$hog" "$root/guest-init/rthog.c" -Werror 2>&1) && [ -z "$out" ]; then
 	ktap_ok "rthog.c compiles with the initramfs's qc_guest_cc and no warning"
