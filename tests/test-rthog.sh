@@ -145,7 +145,11 @@ refuse() {
 		ktap_not_ok "$1"; ktap_diag "$out"
 	fi
 }
-reset() { rm -rf "$d"; mkdir "$d"; cp "$fix"/* "$d/"; }
+# reset: $d a fresh copy of the fixture, in a new directory (one cp; the
+# old one goes with scratch: an rm, a mkdir and a cp were three processes
+# a refusal).
+n_reset=0
+reset() { n_reset=$((n_reset + 1)); d=$scratch/guest.$n_reset; cp -r "$fix" "$d"; }
 reset; echo "CPU:3 [LOST 12 EVENTS]" >> "$d/$QC_LOCKWATCH"
 refuse "a trace instance that lost events is refused" "lost events"
 reset; sed -i 's|entries-written: 16/16|entries-written: 16/20|' "$d/$QC_LOCKWATCH"
