@@ -83,9 +83,15 @@ old) die "$sum is an old-format summary (no verdict policy, or no per-CPU exposu
 *) die "$sum is not a quietcore summary (needs .run.id and .variants)" ;;
 esac
 plots_dir=$run/$QC_PLOTS
-mkdir -p "$plots_dir"
-rm -f "$plots_dir/interruptions.svg" "$plots_dir/oslat.svg" "$plots_dir/refill.svg" "$plots_dir/drain-cdf.svg" \
-	"$plots_dir/alloc-cost.svg" "$plots_dir/audit.svg"
+# An earlier pass's plots go; mkdir and rm run only where they have
+# something to do (each is a process; a fresh run has no plots, a re-render
+# its directory).
+[ -d "$plots_dir" ] || mkdir -p "$plots_dir"
+set --
+for p in interruptions oslat refill drain-cdf alloc-cost audit; do
+	[ ! -e "$plots_dir/$p.svg" ] && [ ! -L "$plots_dir/$p.svg" ] || set -- "$@" "$plots_dir/$p.svg"
+done
+[ $# -eq 0 ] || rm -f "$@"
 plots=
 # The plots' data, made with the shape above: its jq error, if any, once
 # an earlier pass's plots are gone.
@@ -127,7 +133,10 @@ if [ -n "$plots" ]; then
 	# (the plot gnuplot stopped on: the last one it announced)
 	gnuplot "$tmp/plots.gp" 2>"$tmp/plots.err" ||
 		die "gnuplot failed on $(sed -n 's/^@@ //p' "$tmp/plots.err" | tail -n1).gp: $(grep -v -e '^ *$' -e '^@@ ' "$tmp/plots.err" | tail -n1)"
-	for p in $plots; do mv "$tmp/$p.svg" "$plots_dir/$p.svg"; done
+	# One mv for them all: gnuplot wrote each under its own name.
+	set --
+	for p in $plots; do set -- "$@" "$tmp/$p.svg"; done
+	mv "$@" "$plots_dir/"
 fi
 
 # report.md, report.html and the answer table, from the same blocks
@@ -135,20 +144,32 @@ fi
 # Split as above; a section is whole when the next one has begun, and
 # report.md and report.html are written before the answer table is
 # printed, as they were when each was its own jq.
-status=$(cat "$run/$QC_STATUS" 2>/dev/null || echo unknown)
-svgfile() { if [ -f "$plots_dir/$1.svg" ]; then echo "$plots_dir/$1.svg"; else echo /dev/null; fi; }
-if qj -r --arg plots "$plots" --arg run_status "$status" \
-	--rawfile svg_interruptions "$(svgfile interruptions)" --rawfile svg_oslat "$(svgfile oslat)" \
-	--rawfile svg_refill "$(svgfile refill)" --rawfile svg_drain_cdf "$(svgfile drain-cdf)" \
-	--rawfile svg_alloc_cost "$(svgfile alloc-cost)" --rawfile svg_audit "$(svgfile audit)" \
+# The run's status as $(cat) would give it (its trailing newlines
+# dropped), read by the shell, not by a cat; "unknown" where there is no
+# status file to read.
+status=unknown
+if [ -f "$run/$QC_STATUS" ] && [ -r "$run/$QC_STATUS" ]; then
+	status= nl='
+'
+	while IFS= read -r line || [ -n "$line" ]; do status=$status$line$nl; done < "$run/$QC_STATUS"
+	while :; do case $status in *"$nl") status=${status%"$nl"} ;; *) break ;; esac; done
+fi
+# Each plot's SVG (/dev/null for one not drawn), without a subshell each.
+set --
+for p in interruptions oslat refill drain-cdf:drain_cdf alloc-cost:alloc_cost audit; do
+	f=$plots_dir/${p%:*}.svg
+	[ -f "$f" ] || f=/dev/null
+	set -- "$@" --rawfile "svg_${p#*:}" "$f"
+done
+# The sections are named as the run's files are, so that one mv moves both.
+if qj -r --arg plots "$plots" --arg run_status "$status" "$@" --arg md "$QC_REPORT_MD" --arg html "$QC_REPORT_HTML" \
 	'include "model"; include "md"; include "html"; include "text";
-	blocks as $b | "@@ report.md", report_md($b), "@@ report.html", report_html($b), "@@ text", answer_text' \
+	blocks as $b | "@@ \($md)", report_md($b), "@@ \($html)", report_html($b), "@@ text", answer_text' \
 	"$sum" > "$tmp/render"; then rendered=yes; else rendered=no; fi
 sections "$tmp/render"
-[ -f "$tmp/report.html" ] || die "rendering report.md failed (see the jq error above)"
+[ -f "$tmp/$QC_REPORT_HTML" ] || die "rendering report.md failed (see the jq error above)"
 [ -f "$tmp/text" ] || die "rendering report.html failed (see the jq error above)"
-mv "$tmp/report.md" "$run/$QC_REPORT_MD"
-mv "$tmp/report.html" "$run/$QC_REPORT_HTML"
+mv "$tmp/$QC_REPORT_MD" "$tmp/$QC_REPORT_HTML" "$run/"
 info "report: $run/$QC_REPORT_MD, $run/$QC_REPORT_HTML, plots in $plots_dir/"
 # The answer table last, on stdout: what `make compare` ends with.
 [ "$rendered" = yes ] || die "rendering the answer table failed (see the jq error above)"
