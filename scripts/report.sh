@@ -140,7 +140,9 @@ if [ -n "$plots" ]; then
 fi
 
 # report.md, report.html and the answer table, from the same blocks
-# (report/model.jq), in one jq: the blocks, the costly part, are made once.
+# (report/model.jq), in one jq: the blocks, the costly part, are made once
+# (and compiled faster with report/jq16.jq's keep_builtins, which outputs
+# nothing).
 # Split as above; a section is whole when the next one has begun, and
 # report.md and report.html are written before the answer table is
 # printed, as they were when each was its own jq.
@@ -163,8 +165,8 @@ for p in interruptions oslat refill drain-cdf:drain_cdf alloc-cost:alloc_cost au
 done
 # The sections are named as the run's files are, so that one mv moves both.
 if qj -r --arg plots "$plots" --arg run_status "$status" "$@" --arg md "$QC_REPORT_MD" --arg html "$QC_REPORT_HTML" \
-	'include "model"; include "md"; include "html"; include "text";
-	blocks as $b | "@@ \($md)", report_md($b), "@@ \($html)", report_html($b), "@@ text", answer_text' \
+	'include "model"; include "md"; include "html"; include "text"; include "jq16";
+	keep_builtins, (blocks as $b | "@@ \($md)", report_md($b), "@@ \($html)", report_html($b), "@@ text", answer_text)' \
 	"$sum" > "$tmp/render"; then rendered=yes; else rendered=no; fi
 sections "$tmp/render"
 [ -f "$tmp/$QC_REPORT_HTML" ] || die "rendering report.md failed (see the jq error above)"
