@@ -146,16 +146,7 @@ fi
 # Split as above; a section is whole when the next one has begun, and
 # report.md and report.html are written before the answer table is
 # printed, as they were when each was its own jq.
-# The run's status as $(cat) would give it (its trailing newlines
-# dropped), read by the shell, not by a cat; "unknown" where there is no
-# status file to read.
-status=unknown
-if [ -f "$run/$QC_STATUS" ] && [ -r "$run/$QC_STATUS" ]; then
-	status= nl='
-'
-	while IFS= read -r line || [ -n "$line" ]; do status=$status$line$nl; done < "$run/$QC_STATUS"
-	while :; do case $status in *"$nl") status=${status%"$nl"} ;; *) break ;; esac; done
-fi
+status=$(cat "$run/$QC_STATUS" 2>/dev/null || echo unknown)
 # Each plot's SVG (/dev/null for one not drawn), without a subshell each.
 set --
 for p in interruptions oslat refill drain-cdf:drain_cdf alloc-cost:alloc_cost audit; do
