@@ -37,29 +37,6 @@ refused() {
 		ktap_not_ok "$desc"; ktap_diag "exit $rc (want $code): $out"
 	fi
 }
-# jq_is DESC FILTER: FILTER is true of the run's JSON (as jq -e has it:
-# its last output neither false nor null, and no error). The checks are
-# gathered and jq_judge FILE answers them, in order, with one jq (a jq a
-# check was three processes more than the run needs).
-jq_n=0 jq_prog=
-jq_is() {
-	jq_n=$((jq_n + 1))
-	eval "jq_desc_$jq_n=\$1"
-	jq_prog="$jq_prog, ([try ($2) catch false] | length > 0 and (last | . != false and . != null))"
-}
-jq_judge() {
-	# (no answer when the file is not JSON: every check fails)
-	# shellcheck disable=SC2046 # one word a check
-	set -- $(jq -r "${jq_prog#, }" "$1" 2>/dev/null)
-	_i=0
-	while [ $_i -lt $jq_n ]; do
-		_i=$((_i + 1))
-		eval "_desc=\$jq_desc_$_i"
-		if [ "${1-}" = true ]; then ktap_ok "$_desc"; else ktap_not_ok "$_desc"; fi
-		[ $# -eq 0 ] || shift
-	done
-	jq_n=0 jq_prog=
-}
 
 if out=$(qc_guest_cc "$refill" "$root/guest-init/refill.c" -Werror 2>&1) && [ -z "$out" ]; then
 	ktap_ok "refill.c compiles with the initramfs's qc_guest_cc and no warning"
@@ -96,21 +73,21 @@ if [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | grep -c '^cpu 0: refills [0-9]
 else
 	ktap_not_ok "a 1 s run exits 0 and prints one summary line for cpu 0"; ktap_diag "exit $rc"
 fi
-jq_is "its JSON is valid: tool refill, one thread, thread 0 on cpu 0" \
+ktap_jq_is "its JSON is valid: tool refill, one thread, thread 0 on cpu 0" \
 	'.tool == "refill" and .num_threads == 1 and .thread["0"].cpu == 0 and
 	 .refill_ms == 10 and .pages == 64'
 # (A period the host kept it off the CPU is skipped, not made up, as in a
 # guest: on a loaded host, or beside the suite's other programs, it may
 # refill well under 100 times; never more than 1000/10 + 2.)
-jq_is "refills are plausible for 1000/10 ms (25 to 102)" \
+ktap_jq_is "refills are plausible for 1000/10 ms (25 to 102)" \
 	'.thread["0"].refills >= 25 and .thread["0"].refills <= 102 and
 	 .thread["0"].refill_total_us > 0'
-jq_is "histogram counts sum to a positive number, keys within 1..32" \
+ktap_jq_is "histogram counts sum to a positive number, keys within 1..32" \
 	'.thread["0"].histogram | (map(.) | add > 0) and
 	 (keys | map(tonumber) | min >= 1 and max <= 32)'
-jq_is "max >= min, and the measured duration is about 1 s" \
+ktap_jq_is "max >= min, and the measured duration is about 1 s" \
 	'.thread["0"] | .max >= .min and .duration >= 0.9 and .duration <= 1.5 and .freq > 0'
-jq_judge "$json"
+ktap_jq_judge "$json"
 ktap_diag "$(jq -c '.thread[] | {cpu, freq, min, avg, max, duration, refills, refill_max_us}' "$json" 2>&1)"
 
 # No -D: SIGINT to the parent alone ends the run and the JSON is written

@@ -73,55 +73,33 @@ else
 	ktap_not_ok "rthog.sh summarizes the fixture"; ktap_diag "$(cat "$scratch/summary.out")"
 fi
 s=$d/$QC_RTHOG_SUMMARY.json
-# is DESC FILTER DIAG: FILTER is true of the fixture's summary (as jq -e
-# has it: its last output neither false nor null, and no error), else
-# DIAG's value is shown. The checks are gathered and judge answers them,
-# in order, with one jq (a jq a check cost a second on a slow host).
-is_n=0 is_prog=
-is() {
-	is_n=$((is_n + 1))
-	eval "is_desc_$is_n=\$1 is_diag_$is_n=\$3"
-	is_prog="$is_prog, ([try ($2) catch false] | length > 0 and (last | . != false and . != null))"
-}
-judge() {
-	# (no answer when the summary is not JSON: every check fails)
-	set -- $(jq -r "${is_prog#, }" "$s" 2>/dev/null)
-	_i=0
-	while [ $_i -lt $is_n ]; do
-		_i=$((_i + 1))
-		eval "_desc=\$is_desc_$_i _diag=\$is_diag_$_i"
-		if [ "${1-}" = true ]; then ktap_ok "$_desc"; else ktap_not_ok "$_desc"; ktap_diag "$(jq -c "$_diag" "$s" 2>&1)"; fi
-		[ $# -eq 0 ] || shift
-	done
-	is_n=0 is_prog=
-}
-is "drain: 10 calls, max 590.01 ms, p50 1 ms, 1 at the 450 ms threshold, 2 over 100 ms" \
+ktap_jq_is "drain: 10 calls, max 590.01 ms, p50 1 ms, 1 at the 450 ms threshold, 2 over 100 ms" \
 	'.drain | .calls == 10 and .max_ms == 590.01 and .p50_ms == 1 and .at_threshold == 1 and .over_100ms == 2' .drain
-is "the drainer blocked once on CPU 3's pcp->lock, 590000 us" \
+ktap_jq_is "the drainer blocked once on CPU 3's pcp->lock, 590000 us" \
 	'.drainer_contention.isolated_pcp_lock | .count == 1 and .max_us == 590000 and (.by_cpu | keys) == ["3"]' \
 	.drainer_contention
-is "its contention on a lock that is no pcp's is another lock, 50 us" \
+ktap_jq_is "its contention on a lock that is no pcp's is another lock, 50 us" \
 	'.drainer_contention.other_locks | .count == 1 and .max_us == 50' .drainer_contention
-is "no housekeeping pcp->lock; refill's and a kworker's contentions are not the drainer's" \
+ktap_jq_is "no housekeeping pcp->lock; refill's and a kworker's contentions are not the drainer's" \
 	'.drainer_contention.housekeeping_pcp_lock.count == 0 and .others_contention == 3' .
-is "three switches to the hog: preempted in free_unref_folios (a pcp path), in user mode, blocked in the rtlock slow path" \
+ktap_jq_is "three switches to the hog: preempted in free_unref_folios (a pcp path), in user mode, blocked in the rtlock slow path" \
 	'.preemptions | .count == 3 and .in_kernel == 2 and .pcp_path == 1 and .blocked == 1
 	 and .sites == {"free_unref_folios": 1, "user mode": 1, "rtlock_slowlock_locked": 1}' .preemptions
-is "three spins (the hog's SCHED_OTHER start-up is none): refill held off 500-900 ms, back once at a boosted priority" \
+ktap_jq_is "three spins (the hog's SCHED_OTHER start-up is none): refill held off 500-900 ms, back once at a boosted priority" \
 	'.spins | .count == 3 and .held_ms_min == 500 and .held_ms_max == 900 and .boosted == 1 and .in_kernel == 2
 	 and .list[2].state == "D" and .list[2].site == "rtlock_slowlock_locked"' .spins
-is "the drain in flight when refill came back took 595.3 ms and ended 10.3 ms after: one spin ended a drain over the threshold" \
+ktap_jq_is "the drain in flight when refill came back took 595.3 ms and ended 10.3 ms after: one spin ended a drain over the threshold" \
 	'.spins | .drain_at_threshold == 1 and .list[0].drain == {"ms": 595.3, "ended_after_resume_ms": 10.3} and .list[1].drain == null' .spins
-is "refill blocked once on an RT lock, 30 us" '.refill_contention | .count == 1 and .max_us == 30' .refill_contention
-is "boosting at kthread_prio 1 is not above the hog's 10" \
+ktap_jq_is "refill blocked once on an RT lock, 30 us" '.refill_contention | .count == 1 and .max_us == 30' .refill_contention
+ktap_jq_is "boosting at kthread_prio 1 is not above the hog's 10" \
 	'.rcu_boost.kthread_prio == 1 and .rcu_boost.above_hog == false' .rcu_boost
-judge
+ktap_jq_judge "$s"
 # With CPU 3 not isolated, its pcp->lock is a housekeeping CPU's.
 "$root/scripts/rthog.sh" "$d" 1-2 > /dev/null 2>&1
-is "with CPU 3 housekeeping, the same wait counts as a housekeeping pcp->lock" \
+ktap_jq_is "with CPU 3 housekeeping, the same wait counts as a housekeeping pcp->lock" \
 	'.drainer_contention.isolated_pcp_lock.count == 0 and .drainer_contention.housekeeping_pcp_lock.count == 1' \
 	.drainer_contention
-judge
+ktap_jq_judge "$s"
 
 # Refusals: each leaves no summary.
 # refuse DESC TEXT: rthog.sh on $d fails with one error line that holds
