@@ -26,24 +26,11 @@ tree=$QC_VW
 tarball=$(qc_tree_tarball "$tree")
 pristine=$(qc_pristine_dir "$tree")
 
-# stamp_is FILE TEXT: FILE (a stamp this script wrote) holds TEXT, as
-# [ "$(cat FILE)" = TEXT ] says, read in the shell: every build and test
-# asks for a tree that is there already.
-stamp_is() {
-	_st='' _nl=''
-	while IFS= read -r _l || [ -n "$_l" ]; do _st="$_st$_nl$_l" _nl='
-'; done < "$1"
-	# ($(cat) drops the trailing newlines)
-	while :; do case $_st in *'
-') _st=${_st%?} ;; *) break ;; esac; done
-	[ "$_st" = "$2" ]
-}
-
 # The tarball holds one directory named after the package; a new upload of
 # the package (a new size or time) unpacks afresh.
 ensure_pristine() {
 	want=$(stat -c '%s %Y' "$tarball")
-	if [ -f "$pristine/.qc-pristine" ] && stamp_is "$pristine/.qc-pristine" "$want"; then
+	if [ -f "$pristine/.qc-pristine" ] && [ "$(cat "$pristine/.qc-pristine")" = "$want" ]; then
 		return
 	fi
 	info "unpacking $tarball into $QC_CACHE (once)"
@@ -90,7 +77,7 @@ ensure_tree() {
 	fi
 	dir=$(qc_tree_dir "$v")
 	id=$(stack_id "$v")
-	if [ -f "$dir/.qc-stack" ] && stamp_is "$dir/.qc-stack" "$id"; then
+	if [ -f "$dir/.qc-stack" ] && [ "$(cat "$dir/.qc-stack")" = "$id" ]; then
 		echo "$dir"
 		return
 	fi
