@@ -30,9 +30,7 @@ traces=no
 run=${1%/} note=$2
 [ -n "$run" ] || die "which run? $usage"
 [ -d "$run" ] || die "'$run' is not a directory: give a run of results/ (make keep RUN=results/<run-id> NOTE=...)"
-# (basename's answer without its process, but for a path of slashes alone)
-id=${run%"${run##*[!/]}"} && id=${id##*/}
-[ -n "$id" ] || id=$(basename "$run")
+id=$(basename "$run")
 [ "$(cd "$run/.." && pwd -P)" = "$({ [ -d "$QC_RESULTS" ] || mkdir -p "$QC_RESULTS"; } && cd "$QC_RESULTS" && pwd -P)" ] ||
 	die "'$run' is not a run of $QC_RESULTS: a reference run is kept where it was made, as results/<run-id>"
 case $note in
