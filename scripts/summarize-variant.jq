@@ -5,24 +5,25 @@
 # Inputs, the run's: $scenario, $isolated and $refill_cpus (CPU numbers as
 # strings), $policy_doc (tracing/verdict-policy.json, slurped), its
 # drain-cause list's text $causes_list (summarize.sh has checked it is
-# there), the paths to record, $policy_file and $causes_file, $planter (the self-test's planting function, the drain
-# of selftest-charged.json), $guests (how many); each guest's, named
-# g<I>_<NAME> (I from 0, in the order the guests are judged): $status (the
-# variant's status file), $dir (the variant directory, for messages),
-# $reanalyze (the command that re-runs the analyzer on it); each input
-# file's text, "" when absent: $oslat_f, $refill_f, $analysis_f, $quiet_f
-# (analysis-quiet.json), $hammer_f, $primed_f (pcp-window.json),
-# $selftest_f, $stc_f (selftest-charged.json), $audit_f (audit.json: the
-# audit scenario's per-trigger counts), $stress_f (the stress scenario's
-# phases, QC_STRESS_PHASES: text, one phase's outcome a line).
+# there), the paths to record, $policy_file and $causes_file, $planter
+# (the self-test's planting function, the drain of selftest-charged.json),
+# $guests (how many); each guest's, named g<I>_<NAME> (I from 0, in the
+# order the guests are judged): $status (the variant's status file), $dir
+# (the variant directory, for messages), $reanalyze (the command that
+# re-runs the analyzer on it); each input file's text, "" when absent:
+# $oslat_f, $refill_f, $analysis_f, $quiet_f (analysis-quiet.json),
+# $hammer_f, $primed_f (pcp-window.json), $selftest_f, $stc_f
+# (selftest-charged.json), $audit_f (audit.json: the audit scenario's
+# per-trigger counts), $stress_f (the stress scenario's phases,
+# QC_STRESS_PHASES: text, one phase's outcome a line).
 # Output: first the policy as applied, {patterns: N, policy: {...}}: its
 # numbers, the list's name and patterns (read as qc-analyze reads them:
 # blanks trimmed, '#' lines and empty lines dropped, so that an
 # analysis's recorded patterns can be compared with them exactly),
-# without its "about". Then one line per guest, in order: {refuse: null or one line saying
-# what is wrong and what to do, continuation_ns: its analysis's, summary:
-# {...}}. A refusal is not a
-# verdict: summarize.sh writes nothing.
+# without its "about". Then one line per guest, in order: {refuse: null
+# or one line saying what is wrong and what to do, continuation_ns: its
+# analysis's, summary: {...}}. A refusal is not a verdict: summarize.sh
+# writes nothing.
 
 # A file's text as JSON: null when absent (""), "invalid" unless it is one
 # JSON object (a cut or partial file is not an absent one). (Not through
@@ -51,13 +52,12 @@ def selftest_scenarios: ["hammer", "fifo", "quiet", "audit", "rthog"];
 def hammer_scenarios: ["hammer", "fifo", "rthog"];
 def in($set): . as $x | any($set[]; . == $x);
 
-# judge: one guest's {refuse, summary}, from its inputs (above) as an
-# object, and the policy as applied (.policy).
-def judge:
+# judge($policy): one guest's {refuse, summary}, from its inputs (above)
+# as an object, by the policy as applied.
+def judge($policy):
   .oslat_f as $oslat_f | .refill_f as $refill_f | .analysis_f as $analysis_f | .quiet_f as $quiet_f
 | .hammer_f as $hammer_f | .primed_f as $primed_f | .selftest_f as $selftest_f | .stc_f as $stc_f
 | .audit_f as $audit_f | .stress_f as $stress_f | .status as $status | .dir as $dir | .reanalyze as $reanalyze
-| .policy as $policy
 |
 {"oslat.json": $oslat_f, "refill.json": $refill_f, "analysis.json": $analysis_f,
  "analysis-quiet.json": $quiet_f, "hammer.json": $hammer_f, "pcp-window.json": $primed_f,
@@ -311,5 +311,4 @@ def judge:
 ($ARGS.named as $a
 | range(0; $guests) as $i
 | $a | with_entries(select(.key | startswith("g\($i)_")) | .key |= ltrimstr("g\($i)_"))
-| .policy = $policy
-| judge)
+| judge($policy))
