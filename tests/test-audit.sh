@@ -21,7 +21,7 @@ check() {
 # Built as the initramfs builds it (scripts/lib/guest-cc.sh qc_guest_cc),
 # its compile-and-link as ccache can cache it (tests/ccache-cc.sh).
 (QC_ROOT=$(pwd) && . scripts/lib/paths.sh && . scripts/lib/guest-cc.sh && . tests/ccache-cc.sh &&
- gcc() { ccache_cc gcc "$@"; } && qc_guest_cc "$tmp/trigger" guest-init/trigger.c) 2>"$tmp/cc.err" ||
+ QC_GUEST_CC="ccache_cc gcc" && qc_guest_cc "$tmp/trigger" guest-init/trigger.c) 2>"$tmp/cc.err" ||
 	ktap_diag "guest-init/trigger.c does not build: $(cat "$tmp/cc.err")"
 # trigger_error DESCRIPTION TEXT ARGS...: exit 2 and one "trigger: error:"
 # line that holds TEXT (matched by the shell: two processes a call were

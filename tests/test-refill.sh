@@ -19,9 +19,8 @@ ktap_require gcc jq
 ktap_plan 15
 # qc_guest_cc's one compile-and-link, as ccache can cache it (the same
 # warnings, replayed on a hit; the same static binary): the two compiles
-# were most of this program's CPU time beside refill's own spin. (After
-# ktap_require: "command -v gcc" would find this function.)
-gcc() { ccache_cc gcc "$@"; }
+# were most of this program's CPU time beside refill's own spin.
+QC_GUEST_CC="ccache_cc gcc"
 
 # refused DESC CODE PATTERN ARGS...: refill ARGS exits CODE and prints one
 # line, "refill: error: ...PATTERN...".

@@ -28,9 +28,8 @@ hog=$scratch/rthog
 ktap_require gcc jq awk
 ktap_plan 29
 # qc_guest_cc's one compile-and-link, as ccache can cache it (the same
-# warnings, replayed on a hit; the same static binary). (After
-# ktap_require: "command -v gcc" would find this function.)
-gcc() { ccache_cc gcc "$@"; }
+# warnings, replayed on a hit; the same static binary).
+QC_GUEST_CC="ccache_cc gcc"
 
 if out=$(qc_guest_cc "$hog" "$root/guest-init/rthog.c" -Werror 2>&1) && [ -z "$out" ]; then
 	ktap_ok "rthog.c compiles with the initramfs's qc_guest_cc and no warning"
