@@ -32,7 +32,8 @@ metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns
 	  "task_insns": ".task_insns", "task_insns_nospin": ".task_insns_nospin",
 	  "spin_insns": ".spin_insns", "user_insns": ".user_insns"}'
 
-any=no
+# The variants measured, each once, in run order.
+measured=
 for v in $variants; do
 	d=$run/$(qc_label "$v" "" "$QC_TAG_COST")
 	[ -d "$d" ] || continue
@@ -48,18 +49,11 @@ for v in $variants; do
 	[ -s "$d/$QC_DRAIN_HAMMER" ] || die "$d/$QC_DRAIN_HAMMER is missing or empty: the counted drain of $v did not record (rerun make compare)"
 	qc_drain_runs "$d" "$v" > "$tmp/$v.drain" 2> "$tmp/err" ||
 		die "$v's counted drain: $(sed 's/^jq: error[^:]*: //' "$tmp/err" | head -n1)"
-	any=yes
+	case " $measured " in *" $v "*) ;; *) measured="$measured $v" ;; esac
 done
-[ "$any" = yes ] || { echo null; exit 0; }
+[ -n "$measured" ] || { echo null; exit 0; }
 
 welch=$(qc_welch "$tmp") || exit 1
-# The variants measured, each once, in run order.
-measured=
-for v in $variants; do
-	[ -f "$tmp/$v.runs" ] || continue
-	case " $measured " in *" $v "*) continue ;; esac
-	measured="$measured $v"
-done
 # Every figure's samples, one file per variant, thread count and metric
 # ($tmp/s/V.THREADS.METRIC, one sample a line), written by one jq: a jq and
 # a welch per figure made this step take half a minute.
