@@ -23,7 +23,7 @@ plugin=$QC_ROOT/bench/plugin
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-qc_spin_wait > /dev/null   # (read once, here: not in each variant's subshell)
+qc_spin_wait
 spin=$QC_SPIN_WAIT_JSON
 # The figures per fault that get statistics, and how a run's object holds each.
 metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns_nospin",
