@@ -26,32 +26,23 @@ qc_guest_of() {
 	QC_GUEST_TIMEOUT= QC_GUEST_BENCH_RUNS=5
 	_f=$QC_ROOT/guest-init/scenarios/$1.sh
 	[ -f "$_f" ] || return 0
-	qc_guest_lines "$_f"
-	for _kv in $_qg_text; do
-		_val=${_kv#*=}
-		case $_kv in
-		smp=*) qc_is_count "$_val" && QC_GUEST_SMP=$_val ;;
-		mem=*) qc_is_count "$_val" && QC_GUEST_MEM=$_val ;;
-		numa=*,*) qc_is_count "${_val%,*}" && qc_is_count "${_val#*,}" && QC_GUEST_NUMA=$_val ;;
-		memcg=on) QC_GUEST_ARGS= ;;
-		timeout=*) qc_is_count "$_val" && QC_GUEST_TIMEOUT=$_val ;;
-		bench-runs=*) case $_val in ''|*[!0-9]*) false ;; *) QC_GUEST_BENCH_RUNS=$_val ;; esac ;;
-		*) false ;;
-		esac || die "$_f: '# qc-guest:' setting '$_kv' is not one of smp=N mem=MB numa=MB,MB memcg=on timeout=S bench-runs=N"
-	done
-}
-
-# qc_guest_lines FILE: _qg_text = what FILE's "# qc-guest:" lines say,
-# one a line, as sed -n 's/^# qc-guest: *//p' prints it; read in the shell,
-# since run.sh and compare.sh look a scenario's guest up every time.
-qc_guest_lines() {
-	_qg_text=
+	# (its "# qc-guest:" lines read in the shell: run.sh and compare.sh
+	# look a scenario's guest up every time)
 	while IFS= read -r _qg_l || [ -n "$_qg_l" ]; do
 		case $_qg_l in "# qc-guest:"*) ;; *) continue ;; esac
-		_qg_l=${_qg_l#"# qc-guest:"}
-		_qg_text="$_qg_text${_qg_l#"${_qg_l%%[! ]*}"}
-"
-	done < "$1"
+		for _kv in ${_qg_l#"# qc-guest:"}; do
+			_val=${_kv#*=}
+			case $_kv in
+			smp=*) qc_is_count "$_val" && QC_GUEST_SMP=$_val ;;
+			mem=*) qc_is_count "$_val" && QC_GUEST_MEM=$_val ;;
+			numa=*,*) qc_is_count "${_val%,*}" && qc_is_count "${_val#*,}" && QC_GUEST_NUMA=$_val ;;
+			memcg=on) QC_GUEST_ARGS= ;;
+			timeout=*) qc_is_count "$_val" && QC_GUEST_TIMEOUT=$_val ;;
+			bench-runs=*) case $_val in ''|*[!0-9]*) false ;; *) QC_GUEST_BENCH_RUNS=$_val ;; esac ;;
+			*) false ;;
+			esac || die "$_f: '# qc-guest:' setting '$_kv' is not one of smp=N mem=MB numa=MB,MB memcg=on timeout=S bench-runs=N"
+		done
+	done < "$_f"
 }
 
 # The guest scenarios: guest-init/scenarios/<name>.sh.
