@@ -95,15 +95,22 @@ $plan
 EOF
 [ "$prev" != - ] && [ "$wend" != - ] || die "$analysis has no window markers: re-run scripts/analyze.sh $dir $iso"
 i=0 gaps=
+# Each trigger counted in its sub-window, each gap before it too; and its
+# analysis (none when the guest did not run it) kept for the record below
+# as jq's --rawfile "a:NAME".
+set --
 # (the analyzer reads no standard input: the plan stays the loop's)
 while read -r t fn s e path; do
 	i=$((i + 1))
 	info "audit $i/$n: $t"
+	f=/dev/null
 	if [ "$s" != - ] && [ "$e" != - ]; then
 		count "$t" "$s" "$e" "$path"
+		f=$work/$t.json
 		[ "$s" -le "$prev" ] || { count "gap-$i" "$prev" "$s"; gaps="$gaps gap-$i"; }
 		prev=$e
 	fi
+	set -- "$@" --rawfile "a:$t" "$f"
 done <<EOF
 ${plan#*"$nl"}
 EOF
@@ -124,18 +131,9 @@ for g in $gaps; do cat "$work/$g.json"; done | jq -s '
 	      by_cause: ($all | sumc(.cpus[$c].by_cause))}}] | from_entries)}' > "$work/baseline.json"
 
 # One record per trigger, in the list's order, by one jq: each trigger's
-# analysis (none when the guest did not run it) as its --rawfile "a:NAME",
-# and its line of audit.txt, "NAME STATUS WHAT IT SAID" (the first whose
-# first field is NAME; what it said: its words from the third on, split at
-# single spaces, or all of a line with no space).
-set --
-while read -r t fn s e path; do
-	f=$work/$t.json
-	[ -f "$f" ] || f=/dev/null
-	set -- "$@" --rawfile "a:$t" "$f"
-done <<EOF
-${plan#*"$nl"}
-EOF
+# analysis (above), and its line of audit.txt, "NAME STATUS WHAT IT SAID"
+# (the first whose first field is NAME; what it said: its words from the
+# third on, split at single spaces, or all of a line with no space).
 jq -n --arg plan "${plan#*"$nl"}" --rawfile txt "$dir/$QC_AUDIT_TXT" --slurpfile b "$work/baseline.json" "$@" '
 	def sumc(f): reduce (.[] | f | to_entries[]) as $e ({}; .[$e.key] += $e.value);
 	def fields: [splits("[ \t]+")] | map(select(. != ""));
