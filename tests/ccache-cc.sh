@@ -11,8 +11,9 @@
 # printed them), then the link as the command has it, the objects where
 # the sources were, linker options (-l, -L) where they were. Every source
 # is compiled even after one fails, and nothing is linked then, as gcc
-# does. Without ccache (or QC_CACHE), or with an argument it does not
-# know or cannot quote, it is the command itself.
+# does. A command of one source, or without -o, goes to ccache as it is.
+# Without ccache (or QC_CACHE), or with an argument it does not know or
+# cannot quote, it is the command itself.
 ccache_cc() {
 	_cc_bin=$1
 	shift
@@ -37,7 +38,10 @@ ccache_cc() {
 		esac
 	done
 	# one source, or no -o: ccache takes such a command as it is
-	if [ "$_cc_n" -lt 2 ] || [ $_cc_o != given ]; then command "$_cc_bin" "$@"; return; fi
+	if [ "$_cc_n" -lt 2 ] || [ $_cc_o != given ]; then
+		CCACHE_DIR=${CCACHE_DIR:-$QC_CACHE/ccache} ccache "$_cc_bin" "$@"
+		return
+	fi
 	_cc_dir=$(mktemp -d) || return 1
 	_cc_rc=0 _cc_i=0
 	eval "set -- $_cc_srcs"

@@ -12,6 +12,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 root=$(cd "$here/.." && pwd)
 QC_ROOT=$root
 . "$root/scripts/lib/paths.sh"
+. "$root/tests/ccache-cc.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # qc-cost.so and ksyms-test are kept built in the cache, a directory per
@@ -72,12 +73,10 @@ else
 fi
 
 # bios MODE [LOOPS]: scratch/bios.bin built from bios-loop.S (through
-# ccache where there is one: three builds a run, the same three each time).
-cc_bios=gcc
-! command -v ccache >/dev/null 2>&1 || cc_bios="ccache gcc"
+# ccache where there is one, tests/ccache-cc.sh: three builds a run, the
+# same three each time).
 bios() {
-	# shellcheck disable=SC2086 # "ccache gcc", two words
-	CCACHE_DIR=${CCACHE_DIR:-$QC_CACHE/ccache} $cc_bios -c -DMODE="$1" -DLOOPS="${2:-1}" -o "$scratch/bios.o" "$root/tests/plugin/bios-loop.S" &&
+	ccache_cc gcc -c -DMODE="$1" -DLOOPS="${2:-1}" -o "$scratch/bios.o" "$root/tests/plugin/bios-loop.S" &&
 		objcopy -O binary -j .text "$scratch/bios.o" "$scratch/bios.bin"
 }
 # qemu ARGS: the firmware under the plugin with ARGS; stderr to scratch/err.
