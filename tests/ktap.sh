@@ -120,6 +120,49 @@ ktap_guest() {
 	fi
 }
 
+# ktap_kept_build NAME OUTVAR MAKEFILES TARGET...: the file names TARGET
+# that make -f (the first of MAKEFILES) builds into OUTVAR=DIR, kept built
+# in the cache, a directory per checkout ($QC_CACHE/tests/NAME-<cksum of
+# $root>: no checkout tests another's build), and made again, in $scratch,
+# when make finds them out of date or one of MAKEFILES (the first and
+# those it includes) is newer than one of them: building them each run
+# was most of a program's CPU time. KTAP_KEPT: the directory the checks
+# then find them in, the cache's or, after a build, $scratch (a kept older
+# build is never what they test; nothing there when the build failed,
+# which fails).
+ktap_kept_build() {
+	_kb_out=$2 _kb_mks=$3
+	read -r _kb_sum _ <<EOF
+$(printf '%s' "$root" | cksum)
+EOF
+	_kb_keep=$QC_CACHE/tests/$1-$_kb_sum
+	shift 3
+	_kb_targets=$*
+	_kb_fresh=yes
+	for _kb_t in $_kb_targets; do
+		[ -f "$_kb_keep/$_kb_t" ] || _kb_fresh=no
+		for _kb_m in $_kb_mks; do
+			# shellcheck disable=SC3013 # -nt: dash's test has it, as bash's and busybox's
+			[ ! "$_kb_m" -nt "$_kb_keep/$_kb_t" ] || _kb_fresh=no
+		done
+	done
+	KTAP_KEPT=$_kb_keep
+	if [ $_kb_fresh = yes ]; then
+		set --
+		for _kb_t in $_kb_targets; do set -- "$@" "$KTAP_KEPT/$_kb_t"; done
+		make -q -s -f "${_kb_mks%% *}" "$_kb_out=$KTAP_KEPT" "$@" 2>/dev/null && return 0
+	fi
+	KTAP_KEPT=$scratch
+	set --
+	for _kb_t in $_kb_targets; do set -- "$@" "$KTAP_KEPT/$_kb_t"; done
+	make -s -f "${_kb_mks%% *}" "$_kb_out=$KTAP_KEPT" "$@" || return 1
+	# (each copied, then each renamed into place; a cache it cannot write
+	# only costs the next run the build)
+	mkdir -p "$_kb_keep" 2>/dev/null || return 0
+	for _kb_t in $_kb_targets; do cp "$scratch/$_kb_t" "$_kb_keep/$_kb_t.tmp" 2>/dev/null || return 0; done
+	for _kb_t in $_kb_targets; do mv -f "$_kb_keep/$_kb_t.tmp" "$_kb_keep/$_kb_t" || return 0; done
+}
+
 # ktap_jq_is DESC FILTER [DIAG]: a check that FILTER is true of a JSON
 # file (as jq -e has it: its last output neither false nor null, and no
 # error), gathered; ktap_jq_judge FILE answers the gathered checks, in

@@ -9,16 +9,6 @@ QC_ROOT=$root
 . "$root/scripts/lib/paths.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-# pft and welch are kept built in the cache, a directory per checkout (so
-# that no checkout tests another's build), and made again, in scratch and
-# renamed into place, when make finds them out of date or bench/Makefile
-# (or the plugin's, which it includes) is newer than them: building both
-# from scratch was about 1.1 CPU-s, most of this program.
-read -r keep _ <<EOF
-$(printf '%s' "$root" | cksum)
-EOF
-keep=$QC_CACHE/tests/bench-$keep
-welch=$keep/welch pft=$keep/pft
 
 ktap_require gcc make jq
 ktap_plan 19
@@ -61,22 +51,12 @@ welch_is() {
 refused() { desc=$1; shift; expect_one_error "$desc" '[a-z]*' "$@"; }
 samples() { f=$scratch/$1; shift; printf '%s\n' "$@" > "$f"; }
 
-# kept_or_built: pft and welch up to date in the cache, or built in
-# scratch (where the checks below then find them, or find nothing when
-# the build failed: a kept older build is never what they test) and kept.
-kept_or_built() {
-	# shellcheck disable=SC3013 # -nt: dash's test has it, as bash's and busybox's
-	[ -x "$pft" ] && [ -x "$welch" ] && [ ! "$root/bench/Makefile" -nt "$pft" ] &&
-		[ ! "$root/bench/plugin/Makefile" -nt "$pft" ] && [ ! "$root/bench/Makefile" -nt "$welch" ] &&
-		[ ! "$root/bench/plugin/Makefile" -nt "$welch" ] &&
-		make -q -s -f "$root/bench/Makefile" BENCH_OUT="$keep" "$pft" "$welch" 2>/dev/null && return 0
-	welch=$scratch/welch pft=$scratch/pft
-	make -s -f "$root/bench/Makefile" BENCH_OUT="$scratch" "$pft" "$welch" || return 1
-	# (a cache it cannot write only costs the next run the build)
-	mkdir -p "$keep" 2>/dev/null && cp "$pft" "$keep/pft.tmp" 2>/dev/null && cp "$welch" "$keep/welch.tmp" 2>/dev/null &&
-		mv -f "$keep/pft.tmp" "$keep/pft" && mv -f "$keep/welch.tmp" "$keep/welch" || :
-}
-ktap_check "bench/Makefile builds pft (static) and welch" kept_or_built
+# pft and welch kept built in the cache, made again when out of date
+# (ktap_kept_build; bench/Makefile includes the plugin's): building both
+# from scratch was about 1.1 CPU-s, most of this program.
+ktap_check "bench/Makefile builds pft (static) and welch" \
+	ktap_kept_build bench BENCH_OUT "$root/bench/Makefile $root/bench/plugin/Makefile" pft welch
+welch=$KTAP_KEPT/welch pft=$KTAP_KEPT/pft
 
 # Wikipedia's Welch's t-test examples 1 and 2 ("Welch's t-test", Examples).
 # welch reports t of B against A, so the sign is the opposite of the page's.

@@ -15,37 +15,16 @@ QC_ROOT=$root
 . "$root/tests/ccache-cc.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-# qc-cost.so and ksyms-test are kept built in the cache, a directory per
-# checkout (so that no checkout tests another's build), and made again,
-# in scratch, when make finds them out of date or bench/plugin/Makefile is
-# newer than them: building both was about 1 CPU-s, as much as the nine
-# QEMUs here.
-read -r keep _ <<EOF
-$(printf '%s' "$root" | cksum)
-EOF
-keep=$QC_CACHE/tests/plugin-$keep
-so=$keep/qc-cost.so ksyms=$keep/ksyms-test
 
 ktap_require qemu-system-x86_64 gcc make objdump
 ktap_plan 12
 
-# kept_or_built: qc-cost.so and ksyms-test up to date in the cache, or
-# built in scratch (where the checks below then find them, or find nothing
-# when the build failed: a kept older build is never what they test) and
-# kept.
-kept_or_built() {
-	mk=$root/bench/plugin/Makefile
-	# shellcheck disable=SC3013 # -nt: dash's test has it, as bash's and busybox's
-	[ -f "$so" ] && [ -x "$ksyms" ] && [ ! "$mk" -nt "$so" ] && [ ! "$mk" -nt "$ksyms" ] &&
-		make -q -s -f "$mk" PLUGIN_OUT="$keep" "$so" "$ksyms" 2>/dev/null && return 0
-	so=$scratch/qc-cost.so ksyms=$scratch/ksyms-test
-	make -s -f "$mk" PLUGIN_OUT="$scratch" "$so" "$ksyms" || return 1
-	# (a cache it cannot write only costs the next run the build)
-	mkdir -p "$keep" 2>/dev/null && cp "$so" "$keep/qc-cost.so.tmp" 2>/dev/null &&
-		cp "$ksyms" "$keep/ksyms-test.tmp" 2>/dev/null &&
-		mv -f "$keep/qc-cost.so.tmp" "$keep/qc-cost.so" && mv -f "$keep/ksyms-test.tmp" "$keep/ksyms-test" || :
-}
-ktap_check "bench/plugin/Makefile builds qc-cost.so and ksyms-test with gcc" kept_or_built
+# qc-cost.so and ksyms-test kept built in the cache, made again when out
+# of date (ktap_kept_build): building both was about 1 CPU-s, as much as
+# the nine QEMUs here.
+ktap_check "bench/plugin/Makefile builds qc-cost.so and ksyms-test with gcc" \
+	ktap_kept_build plugin PLUGIN_OUT "$root/bench/plugin/Makefile" qc-cost.so ksyms-test
+so=$KTAP_KEPT/qc-cost.so ksyms=$KTAP_KEPT/ksyms-test
 
 # A map in System.map's format, out of order, with an alias pair (global
 # first whatever the order), a function behind two section boundaries at
