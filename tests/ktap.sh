@@ -163,6 +163,19 @@ EOF
 	for _kb_t in $_kb_targets; do mv -f "$_kb_keep/$_kb_t.tmp" "$_kb_keep/$_kb_t" || return 0; done
 }
 
+# ktap_jq_vals FILE PREFIX PROGRAM [JQ-ARGS...]: the figures PROGRAM makes
+# of FILE, an object of them, set as shell variables PREFIX<KEY>, each as
+# jq -r prints its value: one jq for a file's checks, not one a figure (a
+# jq start costs ~25 ms here). When jq cannot read FILE, a diagnostic,
+# and none is set.
+ktap_jq_vals() {
+	_jv_file=$1 _jv_prefix=$2 _jv_prog=$3
+	shift 3
+	_jv=$(jq -r "$@" "$_jv_prog | to_entries[] | \"$_jv_prefix\\(.key)=\\(.value | @sh)\"" "$_jv_file" 2>&1) ||
+		{ ktap_diag "jq cannot read $_jv_file: $_jv"; _jv=; }
+	eval "$_jv"
+}
+
 # ktap_jq_is DESC FILTER [DIAG]: a check that FILTER is true of a JSON
 # file (as jq -e has it: its last output neither false nor null, and no
 # error), gathered; ktap_jq_judge FILE answers the gathered checks, in

@@ -57,8 +57,9 @@ variant wq 1005 1015 1025
 variant rcu 1105 1115 1125
 out=$("$root/scripts/alloc-cost.sh" "$scratch/run" "wq rcu" wq 2>"$scratch/err")
 # The figures the checks below compare, compact JSON as jq -c prints them,
-# read by one jq (a jq a figure cost a second) as shell variables v_NAME.
-vals=$(printf '%s\n' "$out" | jq -r '
+# as shell variables v_NAME (ktap_jq_vals).
+printf '%s\n' "$out" > "$scratch/cost.json"
+ktap_jq_vals "$scratch/cost.json" "" '
 	{v_samples: ([.wq.samples, .rcu.samples | length] | tojson),
 	 v_per_fault: (.wq.samples[0] | [.kernel.insns, .kernel_insns_nospin, .spin_insns, .kernel.loads, .kernel.stores, .user_insns] | tojson),
 	 v_welch: ([.wq.threads["1"].kernel_insns_nospin | .mean, .sd, (.cv_pct * 1000 | round)] + [.rcu.threads["1"].kernel_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant] | tojson),
@@ -67,10 +68,7 @@ vals=$(printf '%s\n' "$out" | jq -r '
 	 v_drain_samples: ([.wq, .rcu | .drain.samples | map([.call, .cpus_reached, .kernel.insns, .kernel_insns_nospin, .wall_us])] | tojson),
 	 v_drain_stats: (.rcu.drain | [.calls, .reached_calls, .stats.kernel_insns.mean, .stats.cpus_reached.mean, .stats.wall_us.mean, .functions.free_pcppages_bulk] | tojson),
 	 v_drain_task: (.rcu.drain | [(.samples | map([.call, .task.insns, .task_insns_nospin, .switches])), .stats.task_insns.mean, .stats.switches.mean, .task_functions.free_pcppages_bulk] | tojson),
-	 v_functions: (.wq.functions["1"].rmqueue_bulk | tojson)}
-	| to_entries[] | "\(.key)=\(.value | @sh)"' 2>&1) ||
-	{ ktap_diag "jq cannot read alloc-cost.sh's output: $vals"; vals=; }
-eval "$vals"
+	 v_functions: (.wq.functions["1"].rmqueue_bulk | tojson)}'
 ktap_check "three measured runs each, the warm-ups left out" \
 	test "$v_samples" = '[3,3]'
 # wq: (1005 - 5) / 10 = 100, 101, 102 without spin-wait; 100.5 ... with it.

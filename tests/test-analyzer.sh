@@ -20,13 +20,10 @@ causes() { jq -r --arg c "$2" "$causes_jq causes(\$c)" "$1" 2>/dev/null || echo 
 jqv() { jq -r "$2" "$1" 2>/dev/null || echo FAIL; }
 # vals FILE NAME PROGRAM: the figures PROGRAM makes of FILE (an object of
 # them; causes(CPU) as causes gives it) as shell variables NAME_KEY, each
-# as jq -r prints it, FAIL where it failed (unset when FILE cannot be
-# read): one jq a file, not one a figure (a second of them here).
+# as jq -r prints it, FAIL where it failed (ktap_jq_vals).
 vals() {
-	_v=$(jq -r "def v(f): [try (f | if type == \"string\" then . else tojson end) catch \"FAIL\"] | join(\"\\n\");
-		$causes_jq $3 | to_entries[] | \"$2_\\(.key)=\\(.value | @sh)\"" "$1" 2>&1) ||
-		{ ktap_diag "jq cannot read $1: $_v"; _v=; }
-	eval "$_v"
+	ktap_jq_vals "$1" "$2_" "def v(f): [try (f | if type == \"string\" then . else tojson end) catch \"FAIL\"] | join(\"\\n\");
+		$causes_jq $3"
 }
 
 # expect_fail DESCRIPTION PATTERN ARGS...: exit 2, one error line matching PATTERN, no JSON left.

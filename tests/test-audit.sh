@@ -72,10 +72,10 @@ tracing/qc-analyze --cpus 1-3 --task oslat --json "$d/analysis.json" --quiet "$d
 sh scripts/audit.sh "$d" 1-3 >"$tmp/audit.out" 2>&1 ||
 	ktap_diag "audit.sh failed: $(tail -n 3 "$tmp/audit.out")"
 a=$d/audit.json
-# The figures of audit.json the checks below compare, read by one jq (a
-# jq a figure cost a second) as shell assignments, v_NAME, each what
-# jq -r printed of it, a line an output.
-vals=$(jq -r '
+# The figures of audit.json the checks below compare, as shell variables
+# v_NAME, each what jq -r printed of it, a line an output (ktap_jq_vals).
+# shellcheck disable=SC2016 # a jq program, single-quoted on purpose
+ktap_jq_vals "$a" v_ '
 	def rec($t): .triggers[] | select(.name == $t);
 	def lines(f): [f | if type == "string" then . else tojson end] | join("\n");
 	# the work items a trigger is charged with, "TRIGGER FUNCTION N", sorted
@@ -100,10 +100,7 @@ vals=$(jq -r '
 	 pcp_cell: lines(rec("pcp_drain")
 		| "per CPU " + ([.cpus | to_entries[] | "\(.key): \(.value.interruptions)"] | join(", "))
 		+ "; drain_all_pages() entered \(.proof)×; \(.drains.calls) drain_all_pages() calls, reaching CPU "
-		+ ([.cpus | to_entries[] | "\(.key) \(.value.exposure.drains)×"] | join(", ")))}
-	| to_entries[] | "v_\(.key)=\(.value | @sh)"' "$a" 2>&1) ||
-	{ ktap_diag "jq cannot read audit.json: $vals"; vals=; }
-eval "$vals"
+		+ ([.cpus | to_entries[] | "\(.key) \(.value.exposure.drains)×"] | join(", ")))}'
 
 # Every trigger of audit.list has a record, in the list's order; those the
 # fixture did not fire have no markers, so no count.

@@ -21,13 +21,11 @@ drain_fns=$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)
 analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$drain_fns" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
 # vals NAME PROGRAM: the figures PROGRAM makes of NAME's analysis (.) and
 # its explained interruptions ($x, slurped), an object of them, set as
-# shell variables v_NAME_KEY, each compact JSON (FAIL where it failed): one jq
-# for a trace's checks, not one a figure (a second of them here).
+# shell variables v_NAME_KEY, each compact JSON, FAIL where it failed
+# (ktap_jq_vals).
 vals() {
-	_v=$(jq -r --slurpfile x "$tmp/$1.jsonl" "def v(f): [try (f | tojson) catch \"FAIL\"] | join(\"\\n\");
-		$2 | to_entries[] | \"v_$1_\\(.key)=\\(.value | @sh)\"" "$tmp/$1.json" 2>&1) ||
-		{ ktap_diag "jq cannot read $1's analysis: $_v"; _v=; }
-	eval "$_v"
+	ktap_jq_vals "$tmp/$1.json" "v_$1_" "def v(f): [try (f | tojson) catch \"FAIL\"] | join(\"\\n\"); $2" \
+		--slurpfile x "$tmp/$1.jsonl"
 }
 
 ktap_check "origins-wq.dat (wq, hammer, decoy) is analysed with the send side" analyze wq origins-wq.dat
