@@ -88,6 +88,16 @@ expect_error() {
 	fi
 }
 
+# ktap_one_line TEXT: TEXT is one line (no newline inside; $(...) drops
+# the last), told by the shell, not by wc.
+ktap_one_line() { case $1 in *"
+"*) return 1 ;; esac; }
+# ktap_one_error_line TEXT TOOL WORDS: TEXT is one line, "TOOL: error:
+# ...WORDS..." (WORDS matched as they are, not as a pattern).
+ktap_one_error_line() {
+	ktap_one_line "$1" || return 1
+	case $1 in "$2: error: "*"$3"*) ;; *) return 1 ;; esac
+}
 # expect_one_error DESCRIPTION TOOL PATTERN COMMAND...: the command must
 # fail and print exactly one line, "TOOL: error: ...PATTERN..." (TOOL is a
 # regular expression: quietcore, welch, [a-z]*...).
@@ -96,8 +106,7 @@ expect_one_error() {
 	shift 3
 	if out=$("$@" 2>&1); then
 		ktap_not_ok "$desc"; ktap_diag "exited 0: $out"
-	elif [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
-	     printf '%s\n' "$out" | grep -q "^$tool: error: .*$pattern"; then
+	elif ktap_one_line "$out" && printf '%s\n' "$out" | grep -q "^$tool: error: .*$pattern"; then
 		ktap_ok "$desc"
 	else
 		ktap_not_ok "$desc"; ktap_diag "wrong message: $out"

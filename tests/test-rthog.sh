@@ -102,21 +102,14 @@ ktap_jq_judge "$s"
 
 # Refusals: each leaves no summary.
 # refuse DESC TEXT: rthog.sh on $d fails with one error line that holds
-# TEXT and writes no summary (matched by the shell: wc and grep were two
-# processes a refusal).
-nl='
-'
+# TEXT (ktap_one_error_line: matched by the shell, where wc and grep were
+# two processes a refusal) and writes no summary.
 refuse() {
 	if out=$("$root/scripts/rthog.sh" "$d" 1-3 2>&1); then
 		ktap_not_ok "$1"; ktap_diag "exited 0: $out"
 		return
 	fi
-	case $out in
-	*"$nl"*) ok=no ;;
-	"quietcore: error: "*"$2"*) ok=yes ;;
-	*) ok=no ;;
-	esac
-	if [ $ok = yes ] && [ ! -e "$d/$QC_RTHOG_SUMMARY.json" ]; then
+	if ktap_one_error_line "$out" quietcore "$2" && [ ! -e "$d/$QC_RTHOG_SUMMARY.json" ]; then
 		ktap_ok "$1"
 	else
 		ktap_not_ok "$1"; ktap_diag "$out"
