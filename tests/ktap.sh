@@ -215,6 +215,32 @@ ktap_jq_judge() {
 	ktap_jq_n=0 ktap_jq_prog=
 }
 
+# ktap_jq_edit FILE FILTER: FILE, a JSON file of the test's own, to be
+# rewritten by FILTER, gathered; ktap_jq_edits_made makes the gathered
+# edits with one jq (a jq start costs ~25 ms here, and a program's cases
+# make dozens), each file written as `jq FILTER FILE` prints it. A file
+# is edited once a batch (one FILTER holds all its changes). When jq
+# cannot make them (a filter that does not compile, a file that is not
+# JSON), it bails out: no case is checked against an unedited copy.
+# (File names without blanks: the test's scratch directory's.)
+ktap_jq_edit_prog= ktap_jq_edit_files=
+ktap_jq_edit() {
+	case " $ktap_jq_edit_files " in *" $1 "*)
+		ktap_bail_out "ktap_jq_edit: $1 is edited twice in one batch: give one filter all its changes" ;;
+	esac
+	ktap_jq_edit_prog="$ktap_jq_edit_prog${ktap_jq_edit_prog:+, }(input | ($2) | \"@@ \\(input_filename)\", .)"
+	ktap_jq_edit_files="$ktap_jq_edit_files $1"
+}
+ktap_jq_edits_made() {
+	[ -n "$ktap_jq_edit_files" ] || return 0
+	# shellcheck disable=SC2086 # one word a file
+	jq -n "$ktap_jq_edit_prog" $ktap_jq_edit_files > "$scratch/ktap-edited" 2> "$scratch/ktap-edits.err" ||
+		ktap_bail_out "the cases' edits failed: $(head -n 3 "$scratch/ktap-edits.err")"
+	# (each file's text follows the line naming it, "@@ FILE" as jq quotes it)
+	awk '/^"@@ / { if (f != "") close(f); f = substr($0, 5, length($0) - 5); next } { print > f }' "$scratch/ktap-edited"
+	ktap_jq_edit_prog= ktap_jq_edit_files=
+}
+
 # ktap_finish: the closing count; fails when a check failed or when the
 # program ran a different number of checks than it planned (a test that
 # stopped short has not shown what it promised).

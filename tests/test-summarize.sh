@@ -15,19 +15,23 @@ summarize=$root/scripts/summarize.sh
 fixture=$root/tests/fixtures/run
 
 # fresh NAME: a copy of the fixture at $scratch/NAME without its summary
-# and (faster: no t-test to build) without its allocator benchmark.
+# and (faster: no t-test to build) without its allocator benchmark, made
+# from one such copy.
+base=$scratch/fixture-judged
+cp -r "$fixture" "$base"
+rm -r "$base/summary.json" "$base"/*-bench
 fresh() {
-	rm -rf "${scratch:?}/$1"
-	cp -r "$fixture" "$scratch/$1"
-	rm -rf "$scratch/$1/summary.json" "$scratch/$1"/*-bench
+	cp -r "$base" "$scratch/$1"
 	echo "$scratch/$1"
 }
-# edit FILE JQ: rewrite one JSON file of a copy with a jq filter; an
-# analysis keeps the totals it states the sums of (scripts/check-run.sh
-# refuses one that does not: tests/test-validate.sh tries that).
+# edit FILE JQ: one JSON file of a copy to be rewritten with a jq filter
+# (all of its changes in one: ktap_jq_edit), made with the others before
+# the run is judged (edits_made: one jq for them all); an analysis keeps
+# the totals it states the sums of (scripts/check-run.sh refuses one that
+# does not: tests/test-fail-closed.sh tries that).
 resum='if has("cpus") and has("total") then .total = ([.cpus[].interruptions] | add // 0)
 	| .charged_total = ([.cpus[].charged | numbers] | add // 0) else . end'
-edit() { jq "$2 | $resum" "$1" > "$1.new" && mv "$1.new" "$1"; }
+edit() { ktap_jq_edit "$1" "$2 | $resum"; }
 # verdicts RUN: "wq=FAIL rcu=PASS ..." from a run's summary.json.
 verdicts() { jq -r '[.variants | to_entries[] | "\(.key)=\(.value.verdict)"] | join(" ")' "$1/summary.json" 2>/dev/null; }
 # judged DESCRIPTION EXPECTED RUN [ENV=VALUE...]: summarize RUN (exit 0)
@@ -152,6 +156,7 @@ case_guest otherfunctions wq
 edit "$g/analysis.json" '.policy.drain_functions = ["drain_all_pages"]'
 case_guest planter spinlock
 edit "$g/selftest-charged.json" '.policy.drain_functions = ["drain_all_pages"]'
+ktap_jq_edits_made
 refused "a run with guests the judging refuses is refused" "" "$cases" QC_JUDGED="$scratch/judged"
 guest_refusals=$(jq -r 'select(.refuse != null) | .refuse' "$scratch/judged" 2>/dev/null)
 ktap_check "... by the first guest it refused, as judged" \
@@ -178,38 +183,42 @@ guest_refused "an analysis charged with other drain functions than the policy's 
 	"analysis.json was charged with the drain's functions \[drain_all_pages\]"
 guest_refused "a verdict-level self-test not charged with the planter as the drain is refused" spinlock-planter \
 	"selftest-charged.json was charged with the drain's functions \[drain_all_pages\], not \[qc_plant_write\]"
-# The refusals summarize makes itself, each run alone.
+# The refusals summarize makes itself, each run alone: the runs made
+# first (their edits in one jq), then each judged.
 printf '# nothing but comments\n\n   \n' > "$scratch/empty.list"
-r=$(fresh causes-empty)
-refused "a drain-cause list without patterns is refused" "holds no pattern" "$r" QC_DRAIN_CAUSES="$scratch/empty.list"
-r=$(fresh causes-missing)
-refused "a missing drain-cause list is refused" "drain-cause list .* is missing" "$r" QC_DRAIN_CAUSES="$scratch/nonexistent.list"
-r=$(fresh old-analysis)
-edit "$r/spinlock/analysis.json" 'del(.cpus[].charged, .cpus[].exposure, .drains, .policy, .calls_from)'
-refused "an old-format analysis.json (no charged, no exposure) is refused" "spinlock/analysis.json: .* is missing .*re-run scripts/analyze.sh" "$r"
-r=$(fresh no-isolated)
-sed -i 's/^isolated: .*/isolated: /' "$r/run.txt"
-refused "an empty isolated: line is refused" "run.txt says 'isolated: ' but guest rcu isolated '1-3'" "$r"
-r=$(fresh selftest-fail)
-edit "$r/wq/selftest.json" '.pass = false'
-refused "a self-test with pass: false is refused" "wq/selftest.json disagrees with its evidence: pass is false" "$r"
+causes_empty=$(fresh causes-empty)
+causes_missing=$(fresh causes-missing)
+old_analysis=$(fresh old-analysis)
+edit "$old_analysis/spinlock/analysis.json" 'del(.cpus[].charged, .cpus[].exposure, .drains, .policy, .calls_from)'
+no_isolated=$(fresh no-isolated)
+sed -i 's/^isolated: .*/isolated: /' "$no_isolated/run.txt"
+selftest_fail=$(fresh selftest-fail)
+edit "$selftest_fail/wq/selftest.json" '.pass = false'
 # One variant a planted item short on CPU 1, another one over: summed over
 # the variants they would read 60/60, a pass.
-r=$(fresh per-variant)
-edit "$r/wq/selftest.json" '.cpus["1"].counted = 9 | .counted = 29'
-edit "$r/rcu/selftest.json" '.cpus["1"].counted = 11 | .counted = 31'
-refused "a self-test short in one variant and over in another is refused, not summed" \
-	"rcu/selftest.json disagrees with its evidence: CPU 1 counted 11, but selftest-analysis.json counted 10" "$r"
-r=$(fresh per-cpu)
-edit "$r/spinlock/selftest.json" '.cpus["1"].counted = 9 | .cpus["2"].counted = 11'
-refused "a self-test short on one CPU and over on another is refused, not summed" \
-	"spinlock/selftest.json disagrees with its evidence: CPU 1 counted 9, but selftest-analysis.json counted 10" "$r"
+per_variant=$(fresh per-variant)
+edit "$per_variant/wq/selftest.json" '.cpus["1"].counted = 9 | .counted = 29'
+edit "$per_variant/rcu/selftest.json" '.cpus["1"].counted = 11 | .counted = 31'
+per_cpu=$(fresh per-cpu)
+edit "$per_cpu/spinlock/selftest.json" '.cpus["1"].counted = 9 | .cpus["2"].counted = 11'
 # (rcu's: check-run.sh names a file the run's files could not be read
 # with by validating them one at a time in its order, run.txt and then
 # the guests by name; rcu/analysis.json comes second, wq's after 19 more.)
-r=$(fresh cut)
-head -c 300 "$fixture/rcu/analysis.json" > "$r/rcu/analysis.json"
-refused "a cut analysis.json is refused, not read as absent" "rcu/analysis.json: is not JSON" "$r"
+cut=$(fresh cut)
+head -c 300 "$fixture/rcu/analysis.json" > "$cut/rcu/analysis.json"
+ktap_jq_edits_made
+refused "a drain-cause list without patterns is refused" "holds no pattern" "$causes_empty" QC_DRAIN_CAUSES="$scratch/empty.list"
+refused "a missing drain-cause list is refused" "drain-cause list .* is missing" "$causes_missing" \
+	QC_DRAIN_CAUSES="$scratch/nonexistent.list"
+refused "an old-format analysis.json (no charged, no exposure) is refused" \
+	"spinlock/analysis.json: .* is missing .*re-run scripts/analyze.sh" "$old_analysis"
+refused "an empty isolated: line is refused" "run.txt says 'isolated: ' but guest rcu isolated '1-3'" "$no_isolated"
+refused "a self-test with pass: false is refused" "wq/selftest.json disagrees with its evidence: pass is false" "$selftest_fail"
+refused "a self-test short in one variant and over in another is refused, not summed" \
+	"rcu/selftest.json disagrees with its evidence: CPU 1 counted 11, but selftest-analysis.json counted 10" "$per_variant"
+refused "a self-test short on one CPU and over on another is refused, not summed" \
+	"spinlock/selftest.json disagrees with its evidence: CPU 1 counted 9, but selftest-analysis.json counted 10" "$per_cpu"
+refused "a cut analysis.json is refused, not read as absent" "rcu/analysis.json: is not JSON" "$cut"
 
 # --- the order of the rule ------------------------------------------------
 # Every case below is judged in one run, m: each case's guests are copies
@@ -243,8 +252,7 @@ unknown='.cpus["3"].origins |= (.classes.unknown = 1 | .classes.remote = ([.clas
 case_guest indirect rcu
 edit "$g/analysis.json" "$indirect"
 case_guest indirect spinlock
-edit "$g/analysis.json" '.cpus["3"].exposure.drains = 100'
-edit "$g/analysis.json" "$unknown"
+edit "$g/analysis.json" '.cpus["3"].exposure.drains = 100 | '"$unknown"
 # A lock hand-off (on RT: the drain's unlock woke a task that blocked on
 # its lock): counted apart. Alone it is CONTENDED, decided after INDIRECT
 # and before UNEXPOSED; beside a drain send that is no hand-off, FAIL.
@@ -266,10 +274,11 @@ edit "$g/analysis.json" "$unknown | .cpus[\"2\"].origins.rcu_qs_by_grace_period.
 inflight='.cpus["2"] |= (.interruptions += $n | .by_cause["timer:tick_sched_timer"] += $n
 	| .charged = $n | .charged_by_cause = {"timer:tick_sched_timer": $n}
 	| .charged_by_rule = {named: 0, in_flight: $n, rcu_tick: 0}
-	| .origins.classes.rcu_qs += $n | .origins.rcu_qs_by_grace_period.other += $n) | '"$resum"
+	| .origins.classes.rcu_qs += $n | .origins.rcu_qs_by_grace_period.other += $n)'
 case_guest coincidence rcu
-jq --argjson n 26 "$inflight" "$g/analysis.json" > "$g/x" && mv "$g/x" "$g/analysis.json"
+edit "$g/analysis.json" "26 as \$n | $inflight"
 rm "$g/analysis-quiet.json"
+ktap_jq_edits_made
 "$summarize" "$m" > "$scratch/out" 2>&1 || ktap_diag "summarize.sh refused the cases' run: $(cat "$scratch/out")"
 # case_verdicts DESCRIPTION "GUEST=VERDICT ...": those guests' verdicts in m
 # (looked up in every guest's "GUEST=VERDICT", read from the summary once).
@@ -336,7 +345,8 @@ r=$scratch/stress
 cp -r "$root/tests/fixtures/stress-run" "$r"
 printf 'phase 1\nmemory offline/online: memory9 ok\n' > "$r/rcu-debug/stress-phases.txt"
 # (spinlock-debug with 1,500 samples, 1499 µs down to 0: over the plot's 1,000)
-edit "$r/spinlock-debug/hammer.json" '.samples_us = [range(1499; -1; -1)] | .samples_kept = 1500 | .samples_dropped = .calls - 1500' 
+edit "$r/spinlock-debug/hammer.json" '.samples_us = [range(1499; -1; -1)] | .samples_kept = 1500 | .samples_dropped = .calls - 1500'
+ktap_jq_edits_made
 judged "a stress run is judged from its <variant>-debug directories" \
 	"wq-debug=NO-TRACE rcu-debug=NO-TRACE spinlock-debug=NO-TRACE" "$r"
 ktap_check "... with the phases a guest wrote, line by line, and none where it wrote none" \
