@@ -58,8 +58,7 @@ refused() {
 	echo '{"stale": true}' > "$r/summary.json.tmp"
 	if out=$(env "$@" "$summarize" "$r" 2>&1); then
 		ktap_not_ok "$desc"; ktap_diag "exited 0: $(printf '%s\n' "$out" | tail -n 5)"
-	elif [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] ||
-	     ! printf '%s\n' "$out" | grep -q "^quietcore: error: .*$pattern"; then
+	elif ! ktap_one_line "$out" || ! printf '%s\n' "$out" | grep -q "^quietcore: error: .*$pattern"; then
 		ktap_not_ok "$desc"; ktap_diag "wrong message: $out"
 	elif [ -e "$r/summary.json" ] || [ -e "$r/summary.json.tmp" ]; then
 		ktap_not_ok "$desc"; ktap_diag "a summary.json was left in $r"
@@ -78,8 +77,11 @@ run=$scratch/run
 cp -r "$fixture" "$run"
 echo '{"stale": true}' > "$run/summary.json.tmp"
 ktap_check "summarize judges the three-variant fixture" sh -c "'$summarize' '$run' > '$scratch/table' 2>'$scratch/err'"
+# same_json A B: the files hold equal JSON values (key order aside, as
+# jq -S and cmp would find).
+same_json() { jq -e -n --slurpfile a "$1" --slurpfile b "$2" '$a == $b' > /dev/null; }
 ktap_check "the committed fixture summary is what summarize writes (regenerate it: see its README)" \
-	sh -c "jq -S . '$fixture/summary.json' > '$scratch/a' && jq -S . '$run/summary.json' > '$scratch/b' && cmp -s '$scratch/a' '$scratch/b'"
+	same_json "$fixture/summary.json" "$run/summary.json"
 ktap_check "no stale summary.json.tmp is left" test ! -e "$run/summary.json.tmp"
 ktap_check "the run's status stays ok" test "$(cat "$run/status")" = ok
 ktap_check "verdicts: wq FAIL, rcu PASS, spinlock UNEXPOSED" test "$(verdicts "$run")" = "wq=FAIL rcu=PASS spinlock=UNEXPOSED"
@@ -280,9 +282,16 @@ edit "$g/analysis.json" "26 as \$n | $inflight"
 rm "$g/analysis-quiet.json"
 ktap_jq_edits_made
 "$summarize" "$m" > "$scratch/out" 2>&1 || ktap_diag "summarize.sh refused the cases' run: $(cat "$scratch/out")"
+# The cases' figures, read from the summary once (ktap_jq_vals): m_verdicts,
+# every guest's "GUEST=VERDICT"; the others as JSON.
+ktap_jq_vals "$m/summary.json" m_ '{verdicts: ([.variants | to_entries[] | "\(.key)=\(.value.verdict)"] | join(" ")),
+	indirect: ([.variants["rcu-indirect"].indirect_total, .variants["rcu-indirect"].verdict_cpus,
+	            .variants["spinlock-indirect"].cpus["3"].unknown_by_cause] | tojson),
+	handoffs: ([.variants["spinlock-handoff"] | .handoff_total, .charged_total, .verdict_cpus]
+	           + [.variants["spinlock-mixed"] | .handoff_total, .charged_total, .verdict_cpus] | tojson),
+	coincidences: (.variants["rcu-coincidence"] | [.coincidences_total, .charged_total] | tojson)}'
 # case_verdicts DESCRIPTION "GUEST=VERDICT ...": those guests' verdicts in m
-# (looked up in every guest's "GUEST=VERDICT", read from the summary once).
-m_verdicts=$(jq -r '.variants | to_entries[] | "\(.key)=\(.value.verdict)"' "$m/summary.json" 2>/dev/null)
+# (looked up in m_verdicts).
 case_verdicts() {
 	got=
 	for gv in $2; do
@@ -302,19 +311,16 @@ case_verdicts "STALLED and TOO-FEW-DRAINS come last; exposure at the threshold i
 case_verdicts "RCU forcing for a grace period a drain requested: INDIRECT; a reschedule without a sender: INCONCLUSIVE" \
 	"rcu-indirect=INDIRECT spinlock-indirect=INCONCLUSIVE"
 ktap_check "... rcu's indirect count and spinlock's unknown cause in the summary" \
-	test "$(jq -c '[.variants["rcu-indirect"].indirect_total, .variants["rcu-indirect"].verdict_cpus, .variants["spinlock-indirect"].cpus["3"].unknown_by_cause]' "$m/summary.json")" = \
-	'[2,["2"],{"irq_vectors:reschedule":1}]'
+	test "$m_indirect" = '[2,["2"],{"irq_vectors:reschedule":1}]'
 case_verdicts "a lock hand-off alone: CONTENDED, before UNEXPOSED; after INDIRECT; beside another drain send: FAIL" \
 	"spinlock-handoff=CONTENDED rcu-handoff=INDIRECT spinlock-mixed=FAIL"
 ktap_check "... the hand-offs in the summary, apart from and within the drain's sends" \
-	test "$(jq -c '[.variants["spinlock-handoff"] | .handoff_total, .charged_total, .verdict_cpus] + [.variants["spinlock-mixed"] | .handoff_total, .charged_total, .verdict_cpus]' "$m/summary.json")" = \
-	'[1,1,["2"],1,2,["3"]]'
+	test "$m_handoffs" = '[1,1,["2"],1,2,["3"]]'
 case_verdicts "FAIL before INDIRECT before INCONCLUSIVE; RCU forcing a drain only waited on (shared) is not charged" \
 	"wq-order=FAIL rcu-order=INCONCLUSIVE"
 case_verdicts "26 ticks in flight during drains, another's grace period, no control: time alone charges nothing (PASS)" \
 	"rcu-coincidence=PASS"
-ktap_check "... the coincidences stay in the summary as a cross-check" \
-	test "$(jq -c '.variants["rcu-coincidence"] | [.coincidences_total, .charged_total]' "$m/summary.json")" = '[26,0]'
+ktap_check "... the coincidences stay in the summary as a cross-check" test "$m_coincidences" = '[26,0]'
 jq '.min_exposure.refill = 40' "$root/tracing/verdict-policy.json" > "$scratch/policy.json"
 r=$(fresh policy)
 judged "the thresholds come from the policy file (refill 40: spinlock PASSes)" \
@@ -349,14 +355,18 @@ edit "$r/spinlock-debug/hammer.json" '.samples_us = [range(1499; -1; -1)] | .sam
 ktap_jq_edits_made
 judged "a stress run is judged from its <variant>-debug directories" \
 	"wq-debug=NO-TRACE rcu-debug=NO-TRACE spinlock-debug=NO-TRACE" "$r"
+# (the summary's figures and the guests' hammer.json calls, one jq)
+ktap_jq_vals "$r/summary.json" s_ '{phases: ([.variants[].stress] | tojson),
+	plot: (.variants["spinlock-debug"].plot.drain.samples_us | [length, first, .[1], last] | tojson),
+	calls: ([.variants[].drain.calls] | tojson), hammer_calls: ([$wq[0].calls, $rcu[0].calls, $spinlock[0].calls] | tojson)}' \
+	--slurpfile wq "$r/wq-debug/hammer.json" --slurpfile rcu "$r/rcu-debug/hammer.json" \
+	--slurpfile spinlock "$r/spinlock-debug/hammer.json"
 ktap_check "... with the phases a guest wrote, line by line, and none where it wrote none" \
-	test "$(jq -c '[.variants[].stress]' "$r/summary.json")" = \
-	'[null,{"phases":["phase 1","memory offline/online: memory9 ok"]},null]' 
+	test "$s_phases" = '[null,{"phases":["phase 1","memory offline/online: memory9 ok"]},null]'
 ktap_check "... and a plot of over 1,000 drain samples keeps 1,000 order statistics, the first and the last among them" \
-	test "$(jq -c '.variants["spinlock-debug"].plot.drain.samples_us | [length, first, .[1], last]' "$r/summary.json")" = '[1000,0,1,1499]' 
-ktap_check "... with each one's drain calls from its hammer.json" \
-	test "$(jq -c '[.variants[].drain.calls]' "$r/summary.json")" = \
-	"[$(for v in wq rcu spinlock; do jq .calls "$r/$v-debug/hammer.json"; done | paste -sd, -)]"
+	test "$s_plot" = '[1000,0,1,1499]'
+# (none read, none equal)
+ktap_check "... with each one's drain calls from its hammer.json" test "${s_calls:-none}" = "${s_hammer_calls:-missing}"
 r=$(fresh single)
 rm -r "$r/rcu" "$r/spinlock"
 sed -i 's/^variants: .*/variants: wq/' "$r/run.txt"
