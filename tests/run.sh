@@ -24,13 +24,10 @@ fast=no
 jobs=${QC_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $jobs in ''|*[!0-9]*|0) echo "quietcore: error: QC_TEST_JOBS='$jobs' is not a number of programs at a time (1, 2, ...)" >&2; exit 2 ;; esac
 
-is_slow() { grep -q '^# qc-test: slow' "$1"; }
-# programs fast|slow: the test programs of one kind, in name order.
+# programs fast|slow: the test programs of one kind, in name order (one
+# grep: files without the slow line, or with it).
 programs() {
-	for t in test-*.sh; do
-		if is_slow "$t"; then _kind=slow; else _kind=fast; fi
-		[ "$_kind" != "$1" ] || echo "$t"
-	done
+	if [ "$1" = fast ]; then grep -L '^# qc-test: slow' test-*.sh; else grep -l '^# qc-test: slow' test-*.sh; fi
 }
 shuffle() { awk -v seed="$1" 'BEGIN { srand(seed) } { print rand() "\t" $0 }' | sort -n | cut -f2-; }
 
@@ -71,21 +68,27 @@ times_file=${QC_CACHE:-${HOME:-/tmp}/.cache/quietcore}/test-seconds
 # (tree.sh unpacks one on first use; two programs at once would both).
 # A tree is unpacked through the first variant built from it as it is
 # (no base, no patch of its own), so that no patched copy is made here.
+# They are made side by side (each tree in a directory of its own): even
+# when all is made already, each check costs a few tenths of a second.
 if [ -n "$fast_order" ] && [ -f ../patches/series ]; then
-	make -s -C ../tracing >/dev/null 2>&1 || :
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' ../patches/series | while read -r v base tree _; do
-		[ "$base" = - ] || continue
-		! ls ../patches/"$v"/*.patch >/dev/null 2>&1 || continue
-		case " ${seen:-} " in *" $tree "*) continue ;; esac
-		seen="${seen:-} $tree"
-		../scripts/tree.sh "$v" >/dev/null 2>&1 || :
-	done
+	make -s -C ../tracing >/dev/null 2>&1 &
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' ../patches/series | {
+		while read -r v base tree _; do
+			[ "$base" = - ] || continue
+			! ls ../patches/"$v"/*.patch >/dev/null 2>&1 || continue
+			case " ${seen:-} " in *" $tree "*) continue ;; esac
+			seen="${seen:-} $tree"
+			../scripts/tree.sh "$v" >/dev/null 2>&1 &
+		done
+		wait
+	}
+	wait
 fi
 # (A program that cannot have these fails or skips on its own, saying why.)
-for t in $fast_order; do
-	s=$(awk -v t="$t" '$1 == t { s = $2 } END { print s + 0 }' "$times_file" 2>/dev/null)
-	echo "${s:-0} $t"
-done | sort -k1,1nr -k2 | cut -d' ' -f2 > "$out/queue"
+# (one awk for them all: a program's last line there, 0 for one not there)
+printf '%s\n' $fast_order | awk -v times="$times_file" '
+	BEGIN { while ((getline line < times) > 0) { split(line, w, " "); s[w[1]] = w[2] } }
+	{ print s[$1] + 0, $1 }' | sort -k1,1nr -k2 | cut -d' ' -f2 > "$out/queue"
 # Each program: its output in out/P.log, then its status and seconds in
 # out/P.rc (written last), then its name down the pipe out/done, which the
 # printer reads (it waits there, without polling); "end" when all are done.
