@@ -23,8 +23,6 @@ plugin=$QC_ROOT/bench/plugin
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-qc_spin_wait
-spin=$QC_SPIN_WAIT_JSON
 # The figures per fault that get statistics, and how a run's object holds each.
 metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns_nospin",
 	  "kernel_loads": ".kernel.loads", "kernel_stores": ".kernel.stores",
@@ -43,7 +41,7 @@ for v in $variants; do
 		[ -s "$d/$f" ] || die "$d/$f is missing or empty: the counted benchmark of $v did not record (rerun make compare)"
 	done
 	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile pft "$d/$QC_PFT_COST" \
-		--argjson spin "$spin" -L "$plugin" -f "$plugin/cost-runs.jq" > "$tmp/$v.runs" 2> "$tmp/err" ||
+		--rawfile spin_list "$QC_SPIN_WAIT_LIST" -L "$plugin" -f "$plugin/cost-runs.jq" > "$tmp/$v.runs" 2> "$tmp/err" ||
 		die "$v's counted benchmark: $(sed 's/^jq: error[^:]*: //' "$tmp/err" | head -n1)"
 	# The drain's own cost (scenario cost's hammer with markers=1).
 	[ -s "$d/$QC_DRAIN_HAMMER" ] || die "$d/$QC_DRAIN_HAMMER is missing or empty: the counted drain of $v did not record (rerun make compare)"

@@ -1,7 +1,7 @@
 # cost-runs.jq: one variant's qc-cost windows matched to pft's runs.
 #
 #   jq -n --slurpfile w alloc-cost.jsonl --slurpfile pft pft-cost.jsonl \
-#         --argjson spin '["name",...]' -f cost-runs.jq
+#         --rawfile spin_list spin-wait.list -f cost-runs.jq
 #
 # Only pft's windows (opener user; qc_hammer's are drain-runs.jq's).
 # Each pft run opened one window on each CPU in its "cpus", in run order, so
@@ -12,7 +12,7 @@
 #   {threads, faults, kernel: {insns, loads, stores}, spin_insns,
 #    kernel_insns_nospin, kernel_loads_nospin, kernel_stores_nospin,
 #    task_insns, task_insns_nospin, user_insns, functions: {name: insns}}
-# ("spin": the functions of bench/plugin/spin-wait.list, passed as $spin,
+# ("spin": the functions of bench/plugin/spin-wait.list, passed as its text,
 # and their compiler clones (spin.jq);
 # task: pft's own threads, the plugin's opener_task, without what their
 # CPUs ran while a thread was blocked: the idle loop, other tasks, the
@@ -20,7 +20,8 @@
 # Anything that does not match is an error naming what.
 include "spin";
 def per(n): . / n;
-($w | map(select(.opener != "module")) | group_by(.vcpu) | map({key: (.[0].vcpu | tostring), value: sort_by(.window)})
+($spin_list | spin_names) as $spin
+| ($w | map(select(.opener != "module")) | group_by(.vcpu) | map({key: (.[0].vcpu | tostring), value: sort_by(.window)})
     | from_entries) as $by_cpu
 | if ($pft | length) == 0 then error("pft recorded no runs (pft-cost.jsonl is empty)") else . end
 | reduce $pft[] as $run ({used: {}, runs: []};

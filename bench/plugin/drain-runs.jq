@@ -4,7 +4,7 @@
 #
 #   jq -n --slurpfile w alloc-cost.jsonl --slurpfile hammer drain-hammer.json \
 #         --arg fn FUNCTION --arg per 1|zones --argjson zones N \
-#         --argjson spin '["name",...]' -f drain-runs.jq
+#         --rawfile spin_list spin-wait.list -f drain-runs.jq
 #
 # The module's windows, in the order the plugin numbered them, are the
 # hammer's calls in call order (stats' samples_us): their numbers must
@@ -20,7 +20,8 @@
 # with samples and functions for complete windows of calls that reached
 # at least one CPU. Anything that does not match is an error naming what.
 include "spin";
-($w | map(select(.opener == "module")) | sort_by(.window)) as $calls
+($spin_list | spin_names) as $spin
+| ($w | map(select(.opener == "module")) | sort_by(.window)) as $calls
 | ($hammer[0]) as $h
 | (if $per == "zones" then $zones elif $per == "1" then 1
    else error("drain-reach.list: entries per CPU '\($per)' is neither 1 nor zones") end) as $k

@@ -27,22 +27,13 @@ qc_drain_reach() {
 	[ -n "$r" ] || die "bench/plugin/drain-reach.list has no rule for variant '$1': add one"
 	echo "$r"
 }
-# qc_spin_wait: QC_SPIN_WAIT_JSON, bench/plugin/spin-wait.list as a JSON
-# array of names, set in this shell and read once a process (qc_drain_runs
-# asks for it once a variant).
-qc_spin_wait() {
-	[ -n "${QC_SPIN_WAIT_JSON:-}" ] ||
-		QC_SPIN_WAIT_JSON=$(grep -v -e '^#' -e '^[[:space:]]*$' "$QC_SPIN_WAIT_LIST" |
-			jq -Rsc 'split("\n") | map(select(length > 0))')
-}
 # qc_drain_runs DIR VARIANT: the counted drain of the cost directory DIR
 # (bench/plugin/drain-runs.jq's object on stdout; its error on stderr and
 # a non-zero exit when the windows and the hammer's calls do not match).
 qc_drain_runs() {
 	_reach=$(qc_drain_reach "$2") || return 1
-	qc_spin_wait || return 1
 	jq -n --slurpfile w "$1/$QC_COST_FILE" --slurpfile hammer "$1/$QC_DRAIN_HAMMER" \
 		--arg fn "${_reach%% *}" --arg per "${_reach#* }" \
 		--argjson zones "$(cat "$1/$QC_DRAIN_ZONES" 2>/dev/null || echo 0)" \
-		--argjson spin "$QC_SPIN_WAIT_JSON" -L "$QC_ROOT/bench/plugin" -f "$QC_ROOT/bench/plugin/drain-runs.jq"
+		--rawfile spin_list "$QC_SPIN_WAIT_LIST" -L "$QC_ROOT/bench/plugin" -f "$QC_ROOT/bench/plugin/drain-runs.jq"
 }
