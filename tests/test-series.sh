@@ -93,6 +93,8 @@ findings() {
 $1
 EOF
 }
+# (perl's version, asked once for the three variants)
+perl_version=$(perl -e 'print "$^V\n"')
 # checkpatch_inputs TREE PATCH...: everything checkpatch.pl's findings
 # on the PATCHes, as this program runs it and reads them, depend on: this
 # program, the options, perl's version, GIT_DIR, the .checkpatch.conf
@@ -104,17 +106,22 @@ checkpatch_inputs() {
 	shift
 	cat "$0" 2>&1
 	echo "--strict --no-tree -q"
-	perl -e 'print "$^V\n"'
+	echo "$perl_version"
 	printf 'GIT_DIR=%s\n' "${GIT_DIR-(unset)}"
 	for _c in "$_t/.checkpatch.conf" "$HOME/.checkpatch.conf" "$_t/.scripts/.checkpatch.conf"; do
 		[ ! -f "$_c" ] || { echo "$_c"; cat "$_c"; }
 	done
 	cat "$_t/scripts/checkpatch.pl" "$_t/scripts/spelling.txt" "$_t/scripts/const_structs.checkpatch" 2>&1
-	for _p; do echo "${_p##*/}"; cat "$_p"; done
-	sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$@" | sort -u | while read -r _f; do
-		echo "$_f"
-		cat "$_t/$_f" 2>&1
-	done
+	# The patches (one directory's, a variant's) and the tree's files they
+	# name, each under its "==> NAME <==" header (tail -v), by a tail for
+	# each list, not a cat a file.
+	_names=
+	for _p; do _names="$_names ${_p##*/}"; done
+	# shellcheck disable=SC2086 # a name a word
+	(cd "${1%/*}" && tail -v -n +1 -- $_names) 2>&1
+	_files=$(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$@" | sort -u)
+	# shellcheck disable=SC2086 # a path a word
+	[ -z "$_files" ] || (cd "$_t" && tail -v -n +1 -- $_files) 2>&1
 }
 # checkpatch_clean VARIANT: no patch of VARIANT has a finding. One
 # checkpatch.pl reads them all (perl's start, ~0.35 s of CPU, was most of
