@@ -40,13 +40,14 @@ for v in $variants; do
 	for f in "$QC_COST_FILE" "$QC_PFT_COST"; do
 		[ -s "$d/$f" ] || die "$d/$f is missing or empty: the counted benchmark of $v did not record (rerun make compare)"
 	done
+	# (a refusal names jq's first error line, without jq's prefix: sed's q)
 	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile pft "$d/$QC_PFT_COST" \
 		--rawfile spin_list "$QC_SPIN_WAIT_LIST" -L "$plugin" -f "$plugin/cost-runs.jq" > "$tmp/$v.runs" 2> "$tmp/err" ||
-		die "$v's counted benchmark: $(sed 's/^jq: error[^:]*: //' "$tmp/err" | head -n1)"
+		die "$v's counted benchmark: $(sed -e 's/^jq: error[^:]*: //' -e q "$tmp/err")"
 	# The drain's own cost (scenario cost's hammer with markers=1).
 	[ -s "$d/$QC_DRAIN_HAMMER" ] || die "$d/$QC_DRAIN_HAMMER is missing or empty: the counted drain of $v did not record (rerun make compare)"
 	qc_drain_runs "$d" "$v" > "$tmp/$v.drain" 2> "$tmp/err" ||
-		die "$v's counted drain: $(sed 's/^jq: error[^:]*: //' "$tmp/err" | head -n1)"
+		die "$v's counted drain: $(sed -e 's/^jq: error[^:]*: //' -e q "$tmp/err")"
 	case " $measured " in *" $v "*) ;; *) measured="$measured $v" ;; esac
 done
 [ -n "$measured" ] || { echo null; exit 0; }
