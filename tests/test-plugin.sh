@@ -12,7 +12,6 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 root=$(cd "$here/.." && pwd)
 QC_ROOT=$root
 . "$root/scripts/lib/paths.sh"
-. "$root/tests/ccache-cc.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
@@ -51,13 +50,17 @@ else
 	ktap_diag "want: $want"; ktap_diag "got:  $got"
 fi
 
-# bios MODE [LOOPS]: scratch/bios.bin built from bios-loop.S (through
-# ccache where there is one, tests/ccache-cc.sh: three builds a run, the
-# same three each time).
-bios() {
-	ccache_cc gcc -c -DMODE="$1" -DLOOPS="${2:-1}" -o "$scratch/bios.o" "$root/tests/plugin/bios-loop.S" &&
-		objcopy -O binary -j .text "$scratch/bios.o" "$scratch/bios.bin"
-}
+# The firmware images, bios-MODE-LOOPS.bin from bios-loop.S
+# (tests/plugin/Makefile), kept built in the cache as the plugin is
+# (ktap_kept_build): a compile and an objcopy each, the same three each
+# run, before. LOOPS = 5000: the counted loop's (MODE 0).
+loops=5000
+ktap_kept_build plugin-bios BIOS_OUT "$root/tests/plugin/Makefile" \
+	"bios-0-$loops.o" "bios-0-$loops.bin" bios-1-1.bin bios-2-1.bin ||
+	ktap_diag "tests/plugin/Makefile does not build the firmware images"
+bios_dir=$KTAP_KEPT
+# bios MODE [LOOPS]: the image QEMU runs next, $bios.
+bios() { bios=$bios_dir/bios-$1-${2:-1}.bin; }
 # qemu ARGS: the firmware under the plugin with ARGS; stderr to scratch/err.
 # (QEMU found in PATH once, not by timeout at every start; the old output
 # removed only when there is one: a process each, nine times.)
@@ -65,17 +68,15 @@ qemu_bin=$(command -v qemu-system-x86_64)
 qemu() {
 	[ ! -e "$scratch/out.jsonl" ] && [ ! -L "$scratch/out.jsonl" ] || rm -f "$scratch/out.jsonl"
 	timeout 60 "$qemu_bin" -nodefaults -display none -accel tcg,thread=multi \
-		-bios "$scratch/bios.bin" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-bios "$bios" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-plugin "$so${1:+,$1}" 2>"$scratch/err"
 }
 
-# The loop: LOOPS = 5000; the expected count comes from the disassembly of
-# the counted window: the instructions between the markers outside the
-# loop once, the loop's body (from the backward jump's target to the jump)
-# LOOPS times.
-loops=5000
+# The loop: the expected count comes from the disassembly of the counted
+# window: the instructions between the markers outside the loop once, the
+# loop's body (from the backward jump's target to the jump) LOOPS times.
 bios 0 "$loops"
-expect=$(objdump -d -m i8086 "$scratch/bios.o" | awk -v from=counted_loop -v loops="$loops" -f "$root/tests/plugin/window-count.awk")
+expect=$(objdump -d -m i8086 "$bios_dir/bios-0-$loops.o" | awk -v from=counted_loop -v loops="$loops" -f "$root/tests/plugin/window-count.awk")
 qemu "map=$scratch/System.map,out=$scratch/out.jsonl"
 rc=$?
 # Each window's figures, compact JSON as jq -c prints them (a line a
