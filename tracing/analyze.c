@@ -202,6 +202,44 @@ static bool any_cpu_events(struct ctx *c)
 	return false;
 }
 
+/*
+ * Pass 2 over the handle pass 1 read to its end: the CPUs of @set (of the
+ * trace's @ncpus) each from its first record again, in time order, as
+ * tracecmd_iterate_events hands them (the lowest CPU first among records
+ * of the same time), which goes on from where each CPU was left. Reading
+ * the file again costs nothing like opening it again.
+ */
+static int iterate_again(struct tracecmd_input *h, int ncpus, cpu_set_t *set, size_t setsize,
+			 int (*fn)(struct tracecmd_input *, struct tep_record *, int, void *),
+			 void *data)
+{
+	struct tep_record **next = calloc(ncpus, sizeof(*next));
+	int cpu, first, ret = 0;
+
+	if (!next)
+		return -1;
+	for (cpu = 0; cpu < ncpus; cpu++)
+		if (CPU_ISSET_S(cpu, setsize, set))
+			next[cpu] = tracecmd_read_cpu_first(h, cpu);
+	for (;;) {
+		first = -1;
+		for (cpu = 0; cpu < ncpus; cpu++)
+			if (next[cpu] && (first < 0 || next[cpu]->ts < next[first]->ts))
+				first = cpu;
+		if (first < 0)
+			break;
+		ret = fn(h, next[first], first, data);
+		tracecmd_free_record(next[first]);
+		next[first] = tracecmd_read_data(h, first);
+		if (ret < 0)
+			break;
+	}
+	for (cpu = 0; cpu < ncpus; cpu++)
+		tracecmd_free_record(next[cpu]);
+	free(next);
+	return ret;
+}
+
 /* ---- driver -------------------------------------------------------------- */
 
 /*
@@ -279,18 +317,16 @@ static struct tracecmd_input *load(struct ctx *c, const char *file)
 }
 
 /*
- * Pass 1 over @file with @c: the window markers, every CPU's events before
- * and after the window (with c->before set) and the drain calls.
+ * Pass 1 over @file, loaded in @h, with @c: the window markers, every CPU's
+ * events before and after the window (with c->before set) and the drain
+ * calls.
  */
-static int scan(struct ctx *c, const char *file)
+static int scan(struct ctx *c, struct tracecmd_input *h, const char *file)
 {
-	struct tracecmd_input *h = load(c, file);
 	struct analysis *a = c->a;
 	long lost = 0;
 	int ret = -1, lost_cpu;
 
-	if (!h)
-		return -1;
 	drains_init(&c->drains, c->tep);
 	if (c->before)	/* the send side of this trace, not of a --calls-from one */
 		origins_init(&c->origins, c->tep, tep_get_cpus(c->tep));
@@ -350,7 +386,6 @@ static int scan(struct ctx *c, const char *file)
 out:
 	free(c->hits);
 	c->hits = NULL;
-	unload(c, h);
 	return ret;
 }
 
@@ -394,8 +429,14 @@ static int overlay_calls(struct ctx *c)
 {
 	struct analysis other = { .file = c->a->calls_from };
 	struct ctx o = { .a = &other, .err = c->err, .errlen = c->errlen };
+	struct tracecmd_input *h = load(&o, other.file);
+	int ret;
 
-	if (scan(&o, other.file))
+	if (!h)
+		return -1;
+	ret = scan(&o, h, other.file);
+	unload(&o, h);
+	if (ret)
 		return -1;
 	if (!o.drains.probes) {
 		set_err(c->err, c->errlen, "%s (--calls-from) has no exposure probes: no drain calls to overlay",
@@ -419,17 +460,17 @@ int analyze(struct analysis *a, char *err, int errlen)
 
 	err[0] = '\0';
 	catch_crashes(a->file);
+	/* Opened once for both passes: an open parses every event format
+	   and the kallsyms the file holds, most of a short run's time. */
 	h = load(&c, a->file);
 	if (!h)
 		return -1;
 	a->nr_trace_cpus = tep_get_cpus(c.tep);
-	unload(&c, h);
-	h = NULL;
 	for (i = 0; i < a->ncpus; i++) {
 		if (a->cpus[i] >= a->nr_trace_cpus) {
 			set_err(err, errlen, "CPU %d is not in %s (it has CPUs 0-%d)",
 				a->cpus[i], a->file, a->nr_trace_cpus - 1);
-			return -1;
+			goto out;
 		}
 	}
 	c.before = calloc(a->nr_trace_cpus, sizeof(*c.before));
@@ -445,7 +486,7 @@ int analyze(struct analysis *a, char *err, int errlen)
 		a->res[i].cpu = a->cpus[i];
 
 	/* Pass 1: window, liveness and drain calls, from every CPU. */
-	if (scan(&c, a->file))
+	if (scan(&c, h, a->file))
 		goto out;
 	a->origin_probes = c.origins.probes;
 	snprintf(a->origin_missing, sizeof(a->origin_missing), "%s", c.origins.missing);
@@ -458,9 +499,6 @@ int analyze(struct analysis *a, char *err, int errlen)
 	tally_calls(&c);
 
 	/* Pass 2: the isolated CPUs (or every CPU), from the start of the trace. */
-	h = load(&c, a->file);
-	if (!h)
-		goto out;
 	setsize = CPU_ALLOC_SIZE(a->nr_trace_cpus);
 	CPU_ZERO_S(setsize, set);
 	for (i = 0; i < a->nr_trace_cpus; i++) {
@@ -473,7 +511,7 @@ int analyze(struct analysis *a, char *err, int errlen)
 		c.cs[a->cpus[i]].res = &a->res[i];
 		CPU_SET_S(a->cpus[i], setsize, set);
 	}
-	if (tracecmd_iterate_events(h, set, setsize, count_event, &c) < 0 || refused(&c)) {
+	if (iterate_again(h, a->nr_trace_cpus, set, setsize, count_event, &c) < 0 || refused(&c)) {
 		if (!err[0])
 			set_err(err, errlen, "%s: reading its events failed (truncated or corrupt?)",
 				a->file);
