@@ -7,6 +7,8 @@
 # edge falls between an IPI and its work item. Boots nothing.
 cd "$(dirname "$0")/.." || exit 2
 . tests/ktap.sh
+QC_ROOT=$PWD
+. scripts/lib/paths.sh
 
 FX=tests/fixtures/traces
 QA=tracing/qc-analyze
@@ -46,6 +48,28 @@ expect_fail() {
 	fi
 }
 
+# tracecmd_kept SUBCOMMAND SOURCE ARGS...: "trace-cmd SUBCOMMAND -i SOURCE
+# ARGS..." (its -o a name in the current directory) run once, in a
+# directory of the cache kept for it, KEPT, keyed on the cksum of the
+# command, of SOURCE and of trace-cmd itself: the traces it makes of a
+# fixture never change while those do not, and making them each run was
+# a third of a second of trace-cmd. When trace-cmd fails, KEPT is a
+# directory that does not exist (the checks of its files then fail).
+tracecmd_kept() {
+	_tc_sub=$1 _tc_src=$2
+	shift 2
+	_tc_key=$(printf '%s\n' "$_tc_sub $*" | cat - "$_tc_src" "$(command -v trace-cmd)" | cksum)
+	KEPT=$QC_CACHE/tests/trace-cmd-${_tc_key%% *}
+	[ ! -d "$KEPT" ] || return 0
+	# (made aside, then renamed into place: a half-made one is never kept)
+	rm -rf "$KEPT.$$" && mkdir -p "$KEPT.$$" &&
+		(cd "$KEPT.$$" && trace-cmd "$_tc_sub" -i "$OLDPWD/$_tc_src" "$@") >/dev/null 2>&1 &&
+		{ mv -T "$KEPT.$$" "$KEPT" 2>/dev/null || [ -d "$KEPT" ]; } && return 0
+	rm -rf "$KEPT.$$"
+	KEPT=$tmp/trace-cmd-failed
+	return 1
+}
+
 # check DESCRIPTION GOT WANT
 check() {
 	if [ "$2" = "$3" ]; then ktap_ok "$1"; else ktap_not_ok "$1"; ktap_diag "got:  $2" "want: $3"; fi
@@ -68,7 +92,7 @@ cp -r tracing common "$tmp/src/"
 cc=${CC:-cc}
 ! command -v ccache >/dev/null 2>&1 || cc="ccache $cc"
 if make -s -C "$tmp/src/tracing" clean >/dev/null 2>&1 &&
-	(QC_ROOT=$(pwd) && . scripts/lib/paths.sh && export CCACHE_DIR="${CCACHE_DIR:-$QC_CACHE/ccache}" CCACHE_NOHASHDIR=1 &&
+	(export CCACHE_DIR="${CCACHE_DIR:-$QC_CACHE/ccache}" CCACHE_NOHASHDIR=1 &&
 	 make -s -C "$tmp/src/tracing" CC="$cc") > "$tmp/build" 2>&1 &&
 	[ -x "$tmp/src/$QA" ] && ! grep -q 'warning:' "$tmp/build" &&
 	make -s -C tracing >> "$tmp/build" 2>&1 && [ -x "$QA" ]; then
@@ -237,14 +261,14 @@ expect_fail "a --calls-from trace that lost events is refused: its drain calls w
 	'lost0x.dat: the kernel.s ring buffer of CPU 0 overran' --cpus 1-3 --task oslat,refill \
 	--calls-from "$tmp/lost0x.dat" "$FX/quiet-wq.dat"
 if command -v trace-cmd >/dev/null 2>&1; then
-	(cd "$tmp" && trace-cmd split -i "$OLDPWD/$FX/overwritten.dat" -o ow.dat >/dev/null 2>&1)
+	tracecmd_kept split "$FX/overwritten.dat" -o ow.dat
 	expect_fail "the same without its statistics (trace-cmd split keeps the data): the lost-events flag refuses it" \
-		'events were lost on CPU [0-9]' --cpus 1-3 --task oslat "$tmp/ow.dat.1"
+		'events were lost on CPU [0-9]' --cpus 1-3 --task oslat "$KEPT/ow.dat.1"
 	# The window of drain-wq.dat, cut out with trace-cmd split as a
 	# reviewer did: the isolated CPUs' data before the start is gone.
-	(cd "$tmp" && trace-cmd split -i "$OLDPWD/$FX/drain-wq.dat" -o cut.dat 12.073840 13.072730 >/dev/null 2>&1)
+	tracecmd_kept split "$FX/drain-wq.dat" -o cut.dat 12.073840 13.072730
 	expect_fail "a trace split to its window (no isolated CPU event before it) is refused" \
-		'isolated CPU 1 has no event before the window' --cpus 1-3 --task oslat "$tmp/cut.dat.1"
+		'isolated CPU 1 has no event before the window' --cpus 1-3 --task oslat "$KEPT/cut.dat.1"
 else
 	ktap_skip "overwritten trace without statistics (no trace-cmd)"
 	ktap_skip "a trace split to its window (no trace-cmd)"
@@ -276,11 +300,12 @@ expect_fail "no --cpus is refused" 'pass --cpus' "$FX/planted.dat"
 
 # The same trace in file version 6 (uncompressed, mmapped by libtracecmd).
 if command -v trace-cmd >/dev/null 2>&1 &&
-	trace-cmd convert --file-version 6 -i "$FX/planted.dat" -o "$tmp/v6.dat" >/dev/null 2>&1; then
-	"$QA" --cpus 1-3 --task oslat --json "$tmp/v6.json" "$tmp/v6.dat" > /dev/null 2>&1
+	tracecmd_kept convert "$FX/planted.dat" --file-version 6 -o v6.dat; then
+	v6=$KEPT/v6.dat
+	"$QA" --cpus 1-3 --task oslat --json "$tmp/v6.json" "$v6" > /dev/null 2>&1
 	check "planted, converted to file version 6: the same counts" \
 		"$(jqv "$tmp/v6.json" '[.cpus[] | .by_cause] | tostring')" "$p_by_cause"
-	head -c $(($(wc -c < "$tmp/v6.dat") - 5000)) "$tmp/v6.dat" > "$tmp/v6-cut.dat"
+	head -c $(($(wc -c < "$v6") - 5000)) "$v6" > "$tmp/v6-cut.dat"
 	expect_fail "a version 6 trace missing the end of its data is refused, not crashed on" \
 		'truncated or corrupt' --cpus 1-3 "$tmp/v6-cut.dat"
 else
