@@ -26,10 +26,10 @@ brief=no
 log=${1:?usage: splats.sh [--brief] CONSOLE_LOG}
 pattern='WARNING:|BUG:|Oops|Kernel panic|general protection fault|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|detected stall|detected expedited stall|INFO: task .* blocked|list_(add|del) corruption|sleeping function called from invalid context|scheduling while atomic|UBSAN:|lockdep is turned off|DEBUG_LOCKS_WARN_ON|bad page state'
 
-# known_reports: the log without the header line of each known report.
+# known_reports: the log (no carriage returns) without the header line of each known report.
 known_reports() {
-	tr -d '\r' < "$log" | awk '
-	{ line[NR] = $0 }
+	awk '
+	{ gsub(/\r/, ""); line[NR] = $0 }
 	END {
 		for (i = 1; i <= NR; i++) {
 			if (line[i] !~ /WARNING: suspicious RCU usage$/)
@@ -60,7 +60,7 @@ known_reports() {
 		for (i = 1; i <= NR; i++)
 			if (!(i in skip))
 				print line[i]
-	}'
+	}' < "$log"
 }
 
 if known_reports | grep -Eq "$pattern"; then
