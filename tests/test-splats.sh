@@ -18,7 +18,7 @@ ktap_plan 9
 # known [SED-EXPRESSION]: the known report as a 6.12-rt debug guest
 # prints it, 0.2 s into boot, optionally altered.
 known() {
-	cat <<'LOG' | sed "${1:-}"
+	sed "${1:-}" <<'LOG'
 [    0.201000] =============================
 [    0.201010] WARNING: suspicious RCU usage
 [    0.201020] 6.12.118 #1 Not tainted
