@@ -50,17 +50,20 @@ fi
 kprio=$(sed -n 's/^kthread_prio=//p' "$dir/$QC_RTHOG_ENV")
 case $kprio in ''|*[!0-9]*) die "$dir/$QC_RTHOG_ENV has no numeric kthread_prio= line ('$kprio'): cannot say what RCU boosting could do" ;; esac
 
-records=$(awk -f "$QC_ROOT/scripts/rthog-lockwatch.awk" "$dir/$QC_LOCKWATCH")
-lost=$(printf '%s\n' "$records" | grep -c '^lost' || true)
-[ "$lost" -eq 0 ] || die "$dir/$QC_LOCKWATCH lost events ($(printf '%s\n' "$records" | sed -n 's/^lost\t//p' | head -n1 | cut -c1-80)): its contention counts would be short; re-run the variant"
-events=$(printf '%s\n' "$records" | sed -n 's/^events\t//p')
-[ "${events:-0}" -gt 0 ] || die "$dir/$QC_LOCKWATCH holds no event: the trace instance recorded nothing, so it cannot say whether the drainer blocked"
-open=$(printf '%s\n' "$records" | awk -F'\t' '$1 == "unfinished" && $3 ~ /^qc_hammer\// { n++ } END { print n + 0 }')
-[ "$open" -eq 0 ] || die "$dir/$QC_LOCKWATCH: the drainer's contention on $(printf '%s\n' "$records" | awk -F'\t' '$1 == "unfinished" && $3 ~ /^qc_hammer\// { print $4; exit }') has no end before the trace stopped: its duration is unknown; re-run with a longer window grace"
-
 # The records, read as JSON by the summary's jq (records): the drainer's
 # contentions, the pcp map, the preemptions.
-printf '%s\n' "$records" > "$out.records.tmp"
+awk -f "$QC_ROOT/scripts/rthog-lockwatch.awk" "$dir/$QC_LOCKWATCH" > "$out.records.tmp"
+# What they must hold, read by one awk (a grep, a sed and an awk over the
+# records were three processes and three subshells): "LOST EVENTS OPEN",
+# the lost-events records, the events, the drainer's contentions left open.
+read -r lost events open <<EOF
+$(awk -F'\t' '$1 == "lost" { lost++ } $1 == "events" { events = $2 }
+	$1 == "unfinished" && $3 ~ /^qc_hammer\// { open++ }
+	END { print lost + 0, (events == "" ? 0 : events), open + 0 }' "$out.records.tmp")
+EOF
+[ "$lost" -eq 0 ] || die "$dir/$QC_LOCKWATCH lost events ($(sed -n 's/^lost\t//p' "$out.records.tmp" | head -n1 | cut -c1-80)): its contention counts would be short; re-run the variant"
+[ "$events" -gt 0 ] || die "$dir/$QC_LOCKWATCH holds no event: the trace instance recorded nothing, so it cannot say whether the drainer blocked"
+[ "$open" -eq 0 ] || die "$dir/$QC_LOCKWATCH: the drainer's contention on $(awk -F'\t' '$1 == "unfinished" && $3 ~ /^qc_hammer\// { print $4; exit }' "$out.records.tmp") has no end before the trace stopped: its duration is unknown; re-run with a longer window grace"
 records_jq='def records:
 	split("\n") | map(select(. != "") | split("\t")) as $r
 	| ($r | map(select(.[0] == "pcp") | {key: .[1], value: (.[2] | tonumber)}) | from_entries) as $pcp
