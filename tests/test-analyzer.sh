@@ -51,23 +51,26 @@ expect_fail() {
 }
 
 # tracecmd_kept SUBCOMMAND SOURCE ARGS...: "trace-cmd SUBCOMMAND -i SOURCE
-# ARGS..." (its -o a name in the current directory) run once, in a
-# directory of the cache kept for it, KEPT, keyed on the cksum of the
-# command, of SOURCE and of trace-cmd itself: the traces it makes of a
-# fixture never change while those do not, and making them each run was
-# a third of a second of trace-cmd. When trace-cmd fails, KEPT is a
-# directory that does not exist (the checks of its files then fail).
+# ARGS..." (SOURCE a path from the repository's top, -o a name in the
+# current directory) run once, in a directory of the cache kept for it,
+# KEPT, keyed on the cksum of the command, of SOURCE and of trace-cmd
+# itself: the traces it makes of a fixture never change while those do
+# not, and making them each run was a third of a second of trace-cmd.
+# When trace-cmd fails: status 1, and KEPT a directory that does not
+# exist (a check of its files then fails).
 tracecmd_kept() {
 	_tc_sub=$1 _tc_src=$2
 	shift 2
 	_tc_key=$(printf '%s\n' "$_tc_sub $*" | cat - "$_tc_src" "$(command -v trace-cmd)" | cksum)
 	KEPT=$QC_CACHE/tests/trace-cmd-${_tc_key%% *}
 	[ ! -d "$KEPT" ] || return 0
-	# (made aside, then renamed into place: a half-made one is never kept)
+	# (made aside, then renamed into place: a half-made one is never kept;
+	# what is left aside is one another run kept first, or a failure)
 	rm -rf "$KEPT.$$" && mkdir -p "$KEPT.$$" &&
 		(cd "$KEPT.$$" && trace-cmd "$_tc_sub" -i "$OLDPWD/$_tc_src" "$@") >/dev/null 2>&1 &&
-		{ mv -T "$KEPT.$$" "$KEPT" 2>/dev/null || [ -d "$KEPT" ]; } && return 0
-	rm -rf "$KEPT.$$"
+		mv -T "$KEPT.$$" "$KEPT" 2>/dev/null
+	[ ! -d "$KEPT.$$" ] || rm -rf "$KEPT.$$"
+	[ ! -d "$KEPT" ] || return 0
 	KEPT=$tmp/trace-cmd-failed
 	return 1
 }
