@@ -26,15 +26,32 @@ _qc_variant_words_line() { _vw_words="$_vw_words$1 "; }
 # FUNC took every line. The caller makes sure the registry is readable.
 qc_registry_each() {
 	_re_f=$1 _re_rc=1
+	qc_registry_load
+	_re_rest=$_qc_rl_lines
 	case $- in *f*) _re_glob=off ;; *) _re_glob=on; set -f ;; esac
-	while IFS= read -r _re_l || [ -n "$_re_l" ]; do
+	while [ -n "$_re_rest" ]; do
+		_re_l=${_re_rest%%"$_qc_rl_nl"*} _re_rest=${_re_rest#*"$_qc_rl_nl"}
 		# shellcheck disable=SC2086 # split into fields on purpose (no glob)
-		set -- ${_re_l%%#*}
+		set -- $_re_l
 		[ $# -gt 0 ] || continue
 		"$_re_f" "$@" || { _re_rc=0; break; }
-	done < "$QC_SERIES"
+	done
 	[ "$_re_glob" = off ] || set +f
 	return $_re_rc
+}
+# qc_registry_load: _qc_rl_lines, the registry's lines, their comments
+# cut, each ended by a newline, read once a process (per QC_SERIES): the
+# shell's read takes a byte a system call, and the checks of one variant
+# look half a dozen fields up (a refusal read the registry ~20 times).
+_qc_rl_nl='
+'
+qc_registry_load() {
+	[ "${_qc_rl_series-}" != "$QC_SERIES" ] || return 0
+	_qc_rl_lines=
+	while IFS= read -r _re_l || [ -n "$_re_l" ]; do
+		_qc_rl_lines="$_qc_rl_lines${_re_l%%#*}$_qc_rl_nl"
+	done < "$QC_SERIES"
+	_qc_rl_series=$QC_SERIES
 }
 # qc_registry_readable: the registry can be read in the shell; when it
 # cannot, the general way (sed and awk) says why.
