@@ -12,7 +12,9 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/runs.sh"
 . "$here/lib/variants.sh"
 
-variants=$(qc_default_variants) scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto rate=
+# (the defaults read in this shell: the registry is then read once a call)
+qc_series_marked default
+variants=$QC_MARKED scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto rate=
 cost_runs= build=yes decoy= kernel_args=
 while [ $# -gt 0 ]; do
 	case $1 in
