@@ -30,7 +30,7 @@ qc_registry_each() {
 	_re_rest=$_qc_rl_lines
 	case $- in *f*) _re_glob=off ;; *) _re_glob=on; set -f ;; esac
 	while [ -n "$_re_rest" ]; do
-		_re_l=${_re_rest%%"$_qc_rl_nl"*} _re_rest=${_re_rest#*"$_qc_rl_nl"}
+		_re_l=${_re_rest%%"$_qc_nl"*} _re_rest=${_re_rest#*"$_qc_nl"}
 		# shellcheck disable=SC2086 # split into fields on purpose (no glob)
 		set -- $_re_l
 		[ $# -gt 0 ] || continue
@@ -43,13 +43,13 @@ qc_registry_each() {
 # cut, each ended by a newline, read once a process (per QC_SERIES): the
 # shell's read takes a byte a system call, and the checks of one variant
 # look half a dozen fields up (a refusal read the registry ~20 times).
-_qc_rl_nl='
+_qc_nl='
 '
 qc_registry_load() {
 	[ "${_qc_rl_series-}" != "$QC_SERIES" ] || return 0
 	_qc_rl_lines=
 	while IFS= read -r _re_l || [ -n "$_re_l" ]; do
-		_qc_rl_lines="$_qc_rl_lines${_re_l%%#*}$_qc_rl_nl"
+		_qc_rl_lines="$_qc_rl_lines${_re_l%%#*}$_qc_nl"
 	done < "$QC_SERIES"
 	_qc_rl_series=$QC_SERIES
 }
@@ -87,17 +87,21 @@ qc_variant_tree() { qc_variant_field "$1" 3; }
 # for each of the variant's fragments NAME.config, configs/NAME-<flavour>.config
 # if there is one: what that kernel needs on top in the flavour (the RT
 # fragment's RT lock debugging, guest-6.12-rt-debug.config).
-qc_variant_configs() {
+qc_variant_configs() { qc_variant_config_paths "$@"; printf '%s' "$QC_CONFIGS"; }
+# qc_variant_config_paths VARIANT [FLAVOUR]: QC_CONFIGS, the lines
+# qc_variant_configs prints, set in this shell (qc_check_variant checks
+# every variant's fragments: no subshell for it).
+qc_variant_config_paths() {
 	qc_variant_word "$1" 4
-	_frags=$QC_VW
+	_frags=$QC_VW QC_CONFIGS=
 	while :; do case $_frags in *,*) _frags="${_frags%%,*} ${_frags#*,}" ;; *) break ;; esac; done
 	for _f in $_frags ${2:+$2.config}; do
-		echo "$QC_ROOT/configs/$_f"
+		QC_CONFIGS="$QC_CONFIGS$QC_ROOT/configs/$_f$_qc_nl"
 	done
 	[ -n "${2:-}" ] || return 0
 	for _f in $_frags; do
 		[ ! -f "$QC_ROOT/configs/${_f%.config}-$2.config" ] ||
-			echo "$QC_ROOT/configs/${_f%.config}-$2.config"
+			QC_CONFIGS="$QC_CONFIGS$QC_ROOT/configs/${_f%.config}-$2.config$_qc_nl"
 	done
 }
 # qc_config_requested FRAGMENT...: what the fragments ask of Kconfig, one
@@ -117,8 +121,12 @@ qc_variant_audit() { qc_variant_field "$1" 5; }
 # same tree's functions, so audit -> origins, audit-6.12 -> origins-6.12.
 qc_variant_sends() {
 	qc_variant_word "$1" 5 || return 1
-	echo "origins${QC_VW#audit}"
+	qc_sends_of "$QC_VW"
+	echo "$QC_SEND_LIST"
 }
+# qc_sends_of AUDIT: QC_SEND_LIST, the send-side list of the audit list
+# AUDIT by that rule, set in this shell (qc_check_variant: no subshell).
+qc_sends_of() { QC_SEND_LIST=origins${1#audit}; }
 # qc_registry_names: QC_REGISTRY_NAMES, every variant of the registry in
 # its order, one word each, and QC_REGISTRY_BASELINE, the first one marked
 # "baseline", read once a process (per QC_SERIES), in one pass.
@@ -198,9 +206,13 @@ qc_check_variant() {
 		[ "$_base_tree" = "$QC_VW" ] ||
 			die "patches/series: variant '$1' names tree $QC_VW but its base '$_base' is built from $_base_tree: name the base's tree"
 	fi
+	# (its send-side list and fragments named in this shell: a subshell
+	# each was most of a refusal's own cost)
+	qc_sends_of "$_audit"
+	qc_variant_config_paths "$1"
 	for _f in "$QC_ROOT/tracing/probes/$1.list" "$QC_ROOT/tracing/probes/$_audit.list" \
-		"$QC_ROOT/tracing/probes/$(qc_variant_sends "$1").list" \
-		$(qc_variant_configs "$1") \
+		"$QC_ROOT/tracing/probes/$QC_SEND_LIST.list" \
+		$QC_CONFIGS \
 		"$QC_DRAIN_REACH_LIST" "$QC_SPIN_WAIT_LIST"; do
 		[ -s "$_f" ] || die "variant '$1' needs ${_f#"$QC_ROOT"/}, which is missing or empty: add it (see patches/series)"
 	done
@@ -215,7 +227,9 @@ qc_tree_version() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || echo "(ver
 # needs its source; a boot of an existing build does not).
 qc_check_tree() {
 	for _v in "$@"; do
-		_t=$(qc_variant_tree "$_v")
+		# (its tree read in this shell: every compare checks each variant's)
+		qc_variant_word "$_v" 3
+		_t=$QC_VW
 		[ -f "$(qc_tree_tarball "$_t")" ] ||
 			die "variant '$_v' is built from $_t, which is not installed ($(qc_tree_tarball "$_t") is missing): run 'sudo make setup'"
 	done
