@@ -126,7 +126,10 @@ expect_error "missing kernel source names the package and make setup" \
 
 # A missing host tool names itself and the fix.
 mkdir -p "$scratch/bin"
-for t in sh dirname basename cat awk sed tr nproc; do ln -s "$(command -v $t)" "$scratch/bin/$t"; done
+# (one ln for them all: each link named after its tool)
+tools=
+for t in sh dirname basename cat awk sed tr nproc; do tools="$tools $(command -v $t)"; done
+ln -s $tools "$scratch/bin/"
 expect_error "a missing package is named with the fix" "'gcc' is not installed: run 'sudo make setup'" \
 	env PATH="$scratch/bin" "$root/scripts/build.sh" spinlock
 
