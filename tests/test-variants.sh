@@ -11,8 +11,10 @@
 # step alone, on the 6.1 tree unpacked once per machine, ~10 s); a probed
 # function missing from a build's System.map stops run.sh before the boot.
 # Boots nothing, compiles no kernel.
-. "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
+# (dirname's answer without its process)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+. "$here/ktap.sh"
+root=$(cd "$here/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # The cache the pristine trees are unpacked in once per machine (the
