@@ -3,14 +3,18 @@
 # $svg_<name>: the plots' SVG text ("" when not rendered).
 include "model";
 
+# Each gsub only on a text that holds what it replaces: jq 1.6's gsub
+# costs a regex search and a reduce even where nothing matches, and a
+# report has hundreds of table cells, most without code or bold.
 def inline: @html
-	| gsub("`(?<c>[^`]+)`"; "<code>\(.c)</code>")
-	| gsub("\\*\\*(?<b>[^*]+)\\*\\*"; "<strong>\(.b)</strong>")
+	| if contains("`") then gsub("`(?<c>[^`]+)`"; "<code>\(.c)</code>") else . end
+	| if contains("**") then gsub("\\*\\*(?<b>[^*]+)\\*\\*"; "<strong>\(.b)</strong>")
 	# Verdict words stand out by colour as well as by weight: any bold
 	# word of capitals and dashes is a verdict's (style() colours those
 	# the policy names).
-	| gsub("<strong>(?<v>[a-z0-9_.-]+: )?(?<w>[A-Z][A-Z-]+)</strong>";
-		"<strong class=\"v-\(.w)\">\(.v // "")\(.w)</strong>");
+		| gsub("<strong>(?<v>[a-z0-9_.-]+: )?(?<w>[A-Z][A-Z-]+)</strong>";
+			"<strong class=\"v-\(.w)\">\(.v // "")\(.w)</strong>")
+	  else . end;
 # A standalone SVG file as an inline element: drop the XML prolog and the
 # DOCTYPE (it names a DTD by URL) and the namespace URLs HTML does not need.
 # xlink:href, a fixed string found a hundred times in a histogram's SVG, is

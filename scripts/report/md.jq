@@ -4,7 +4,9 @@
 # becomes a list of its rows here (report.html keeps the table).
 include "model";
 
-def cell: tostring | gsub("\\|"; "\\|");
+# (gsub only where there is a "|": jq 1.6's gsub costs even where nothing
+# matches, and a table has hundreds of cells.)
+def cell: tostring | if contains("|") then gsub("\\|"; "\\|") else . end;
 def row: "| " + (map(cell) | join(" | ")) + " |";
 def rule($align): "|" + ($align | split("") | map(if . == "r" then "---:" else "---" end) | join("|")) + "|";
 
@@ -13,13 +15,15 @@ def rule($align): "|" + ($align | split("") | map(if . == "r" then "---:" else "
 # line before.
 def opens_block: test("^([-+*=_]+|#{1,6}|[0-9]+[.)])$") or test("^([>|]|<[A-Za-z/!?]|```|~~~)");
 # wrap($indent): the text in lines of at most 100 columns where its words
-# allow, each line after the first led by $indent.
+# allow, each line after the first led by $indent. (Each step builds its
+# state anew: jq 1.6's .cur += ... and .cur = ... walk paths, a quarter of
+# report.md's cost for a few thousand words.)
 def wrap($indent):
 	reduce (split(" ")[]) as $w ({lines: [], cur: null};
-		if .cur == null then .cur = $w
+		if .cur == null then {lines, cur: $w}
 		elif (.cur | length) + 1 + ($w | length) > 100 and ($w | opens_block | not) and $w != ""
-		then .lines += [.cur] | .cur = $indent + $w
-		else .cur += " " + $w end)
+		then {lines: (.lines + [.cur]), cur: ($indent + $w)}
+		else {lines, cur: (.cur + " " + $w)} end)
 	| .lines + [.cur // ""] | join("\n");
 def paragraphs: split("\n") | map(wrap("")) | join("\n");
 def item: "- " + wrap("  ");
