@@ -58,20 +58,26 @@ def has_duplicate(events; $docs):
 	reduce (events | select(length == 2)) as $e (0; . + 1)
 	!= reduce ($docs[] | .. | select((type != "object" and type != "array") or length == 0)) as $x (0; . + 1);
 
+# A plain schema: one type and at most a range (an array's samples, an
+# object's counts), its values checked by a cheap test first, the full
+# one only for a value that fails it (errors() finds nothing else wrong
+# with a value that passes).
+def plain: (keys - ["type", "minimum", "maximum"]) == [] and (.type | type) == "string";
+def fails_plain($it): (is($it.type) | not) or ($it.minimum != null and . < $it.minimum) or ($it.maximum != null and . > $it.maximum);
+
 # errors($s; $p): the problems of . under schema $s at path $p, first the
 # value's own type, then (only if that holds) the rest, in the schema's
 # order: enum, pattern, minLength, minimum, maximum, required,
-# minProperties, the keys, the items, x-sums, x-not-above. (Only the
-# keywords that apply to the value's type are looked at: a run's files
-# are validated on every summarize pass.)
+# minProperties, the keys, x-sums, x-not-above (the last two name an
+# object's members), the items. (Only the keywords that apply to the
+# value's type are looked at: a run's files are validated on every
+# summarize pass.)
 def errors($s; $p; $defs):
 	(if $s["$ref"] then $defs[$s["$ref"]] else $s end) as $s
 	| . as $v
 	| type as $vt
 	| ($s.type // null) as $st
-	| if $st != null and (if $vt == "number" then kind as $k | any(($st | if type == "array" then .[] else . end);
-	                                                                  . == $k or (. == "number" and $k == "integer"))
-	                      else any(($st | if type == "array" then .[] else . end); . == $vt) end | not) then
+	| if $st != null and (if ($st | type) == "array" then any($st[] as $t | $v | is($t); .) else is($st) end | not) then
 		"\(where($p)) is \($v | shown), not \([$st] | flatten | join(" or "))"
 	  elif $v == null then empty
 	  else
@@ -93,38 +99,35 @@ def errors($s; $p; $defs):
 			(if $s.minProperties and ($v | length) < $s.minProperties then
 				"\(where($p)) has \($v | length) keys, fewer than \($s.minProperties)" else empty end),
 			($s.propertyNames.pattern as $names | $s.properties as $props | $s.additionalProperties as $more
+			 | (($more | type) == "object" and ($more | plain)) as $plain_more
 			 | $v | keys_unsorted[] as $k
 			 | if $names and ($k | test($names) | not) then
 				"\(where($p)) has the key \($k | tojson), which does not match \($names)"
 			   elif $props[$k] then $v[$k] | errors($props[$k]; $p + [$k]; $defs)
 			   elif $more == false then "\(where($p + [$k])) is not in the schema"
+			   elif $plain_more then $v[$k] | select(fails_plain($more)) | errors($more; $p + [$k]; $defs)
 			   elif ($more | type) == "object" then $v[$k] | errors($more; $p + [$k]; $defs)
-			   else empty end)
+			   else empty end),
+			# x-sums: total = the sum of the values of object "of" (of its
+			# members' "field" when one is named).
+			(($s["x-sums"] // [])[] as $r
+			 | ($v[$r.of] // {} | [.[] | if $r.field then .[$r.field] else . end]) as $xs
+			 | select(all($xs[], $v[$r.total]; type == "number"))
+			 | ($xs | add // 0) as $sum
+			 | select($v[$r.total] != $sum)
+			 | "\(where($p + [$r.total])) is \($v[$r.total] | shown), but the sum of \(where($p + [$r.of]))\(if $r.field then "[]." + $r.field else "" end) is \($sum)"),
+			# x-not-above: part <= whole.
+			(($s["x-not-above"] // [])[] as $r
+			 | select(($v[$r.part] | type) == "number" and ($v[$r.whole] | type) == "number"
+			          and $v[$r.part] > $v[$r.whole])
+			 | "\(where($p + [$r.part])) is \($v[$r.part] | shown), above \(where($p + [$r.whole])) \($v[$r.whole] | shown)")
 		 elif $vt == "array" and $s.items then
-			# Items of one plain type and a range (hammer.json's 30,000
-			# samples in a stress run): a cheap test first, the full one
-			# only for an item that fails it.
+			# (hammer.json's 30,000 samples in a stress run: plain.)
 			$s.items as $it
-			| if ($it | keys - ["type", "minimum", "maximum"]) == [] and ($it.type | type) == "string" then
-				first(range($v | length) as $i
-				      | select(($v[$i] | is($it.type) | not) or ($it.minimum != null and $v[$i] < $it.minimum)
-				               or ($it.maximum != null and $v[$i] > $it.maximum))
-				      | $v[$i] | errors($it; $p + [$i]; $defs)) // empty
+			| if $it | plain then
+				first(range($v | length) as $i | select($v[$i] | fails_plain($it)) | $v[$i] | errors($it; $p + [$i]; $defs)) // empty
 			  else range($v | length) as $i | $v[$i] | errors($it; $p + [$i]; $defs) end
-		 else empty end),
-		# x-sums: total = the sum of the values of object "of" (of its
-		# members' "field" when one is named).
-		(($s["x-sums"] // [])[] as $r
-		 | ($v[$r.of] // {} | [.[] | if $r.field then .[$r.field] else . end]) as $xs
-		 | select(all($xs[], $v[$r.total]; type == "number"))
-		 | ($xs | add // 0) as $sum
-		 | select($v[$r.total] != $sum)
-		 | "\(where($p + [$r.total])) is \($v[$r.total] | shown), but the sum of \(where($p + [$r.of]))\(if $r.field then "[]." + $r.field else "" end) is \($sum)"),
-		# x-not-above: part <= whole.
-		(($s["x-not-above"] // [])[] as $r
-		 | select(($v[$r.part] | type) == "number" and ($v[$r.whole] | type) == "number"
-		          and $v[$r.part] > $v[$r.whole])
-		 | "\(where($p + [$r.part])) is \($v[$r.part] | shown), above \(where($p + [$r.whole])) \($v[$r.whole] | shown)")
+		 else empty end)
 	  end;
 
 # validate($docs; $schema): "ok" or the first problem of a file whose
