@@ -118,8 +118,9 @@ ms=$((cpu - start))
 # refused WORDS: the timed call failed with one error line holding WORDS
 # (what it said instead goes to the log).
 refused() {
-	[ $rc -ne 0 ] && ktap_one_error_line "$refusal" quietcore "$1" ||
-		{ ktap_diag "exit $rc: $refusal"; return 1; }
+	[ $rc -ne 0 ] && ktap_one_error_line "$refusal" quietcore "$1" && return 0
+	ktap_diag "exit $rc: $refusal"
+	return 1
 }
 ktap_check "an isolated list beyond the guest's vCPUs is refused" \
 	refused "'isolated: 1-99999999' is not a list of CPUs 1-3 of the 4-vCPU guest"
