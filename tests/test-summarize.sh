@@ -33,7 +33,9 @@ resum='if has("cpus") and has("total") then .total = ([.cpus[].interruptions] | 
 	| .charged_total = ([.cpus[].charged | numbers] | add // 0) else . end'
 edit() { ktap_jq_edit "$1" "$2 | $resum"; }
 # verdicts RUN: "wq=FAIL rcu=PASS ..." from a run's summary.json.
-verdicts() { jq -r '[.variants | to_entries[] | "\(.key)=\(.value.verdict)"] | join(" ")' "$1/summary.json" 2>/dev/null; }
+# (verdicts_jq: that line's jq, read with other figures too)
+verdicts_jq='[.variants | to_entries[] | "\(.key)=\(.value.verdict)"] | join(" ")'
+verdicts() { jq -r "$verdicts_jq" "$1/summary.json" 2>/dev/null; }
 # judged DESCRIPTION EXPECTED RUN [ENV=VALUE...]: summarize RUN (exit 0)
 # and compare its verdicts with EXPECTED.
 judged() {
@@ -284,7 +286,7 @@ ktap_jq_edits_made
 "$summarize" "$m" > "$scratch/out" 2>&1 || ktap_diag "summarize.sh refused the cases' run: $(cat "$scratch/out")"
 # The cases' figures, read from the summary once (ktap_jq_vals): m_verdicts,
 # every guest's "GUEST=VERDICT"; the others as JSON.
-ktap_jq_vals "$m/summary.json" m_ '{verdicts: ([.variants | to_entries[] | "\(.key)=\(.value.verdict)"] | join(" ")),
+ktap_jq_vals "$m/summary.json" m_ '{verdicts: ('"$verdicts_jq"'),
 	indirect: ([.variants["rcu-indirect"].indirect_total, .variants["rcu-indirect"].verdict_cpus,
 	            .variants["spinlock-indirect"].cpus["3"].unknown_by_cause] | tojson),
 	handoffs: ([.variants["spinlock-handoff"] | .handoff_total, .charged_total, .verdict_cpus]
