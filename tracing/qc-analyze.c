@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "analyze.h"
@@ -292,6 +293,35 @@ static const char *const *split_functions(const char *list)
 	return v;
 }
 
+/*
+ * The heap, grown to 30 MiB at once and advised into transparent huge
+ * pages, as glibc's tunable glibc.malloc.hugetlb=1 has it (which only the
+ * environment can set): a fault a 2 MiB page, not one a 4 KiB page, for
+ * the ~10 MiB libtracecmd fills parsing a file's kallsyms and event
+ * formats. A run on a fixture trace took 2,300 page faults, ~600 with
+ * this, and a third less CPU time on a virtualised host. The growth is
+ * one block (below M_MMAP_THRESHOLD), freed again untouched: its header
+ * and the top's beyond it are all malloc writes before the advice, and a
+ * 2 MiB range with a 4 KiB page in it already stays in 4 KiB pages.
+ * Where the kernel has no huge pages to give (transparent_hugepage
+ * "never"), madvise() fails and nothing else changes; a run that outgrows
+ * this heap grows it in ordinary pages.
+ */
+static void heap_in_huge_pages(void)
+{
+	const uintptr_t huge = 2 << 20;
+	uintptr_t lo, hi;
+	void *p = malloc(30 << 20);
+
+	if (!p)
+		return;
+	lo = (uintptr_t)p & ~(huge - 1);
+	hi = (uintptr_t)sbrk(0) & ~(huge - 1);
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	free(p);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -330,6 +360,7 @@ int main(int argc, char **argv)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	heap_in_huge_pages();
 	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:j:x:e:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
