@@ -8,6 +8,9 @@
 cd "$(dirname "$0")/.." || exit 2
 . tests/ktap.sh
 
+QC_ROOT=$(pwd)
+. scripts/lib/paths.sh
+
 FX=tests/fixtures/traces
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -20,7 +23,7 @@ check() {
 # --- the guest helper's bad input: one line, exit 2 ------------------------
 # Built as the initramfs builds it (scripts/lib/guest-cc.sh qc_guest_cc),
 # its compile-and-link as ccache can cache it (tests/ccache-cc.sh).
-(QC_ROOT=$(pwd) && . scripts/lib/paths.sh && . scripts/lib/guest-cc.sh && . tests/ccache-cc.sh &&
+(. scripts/lib/guest-cc.sh && . tests/ccache-cc.sh &&
  QC_GUEST_CC="ccache_cc gcc" && qc_guest_cc "$tmp/trigger" guest-init/trigger.c) 2>"$tmp/cc.err" ||
 	ktap_diag "guest-init/trigger.c does not build: $(cat "$tmp/cc.err")"
 # trigger_error DESCRIPTION TEXT ARGS...: exit 2 and one "trigger: error:"
@@ -110,8 +113,17 @@ check "a trigger the guest did not run is NOT-RUN, never counted" "$v_res_compac
 # shows starting on the isolated CPUs between that sub-window's markers,
 # and with none of the other's. (One report, all CPUs, read by both checks
 # of it here: the awk keeps CPUs 1-3 itself. A trace-cmd report was a
-# quarter of a second of CPU.)
-trace-cmd report -t "$d/trace.dat" > "$tmp/report.txt" 2>/dev/null
+# quarter of a second of CPU: it is kept in the cache, made again when the
+# cksum of the fixture or of trace-cmd itself changes, as test-analyzer.sh
+# keeps trace-cmd's other outputs of fixtures.)
+key=$(cat "$FX/audit-wq.dat" "$(command -v trace-cmd)" | cksum)
+kept=$QC_CACHE/tests/trace-cmd-report-${key%% *}.txt report=$kept
+if [ ! -s "$kept" ]; then
+	report=$tmp/report.txt
+	# (kept once whole: copied aside, then renamed into place)
+	trace-cmd report -t "$d/trace.dat" > "$report" 2>/dev/null &&
+		mkdir -p "${kept%/*}" 2>/dev/null && cp "$report" "$kept.$$" 2>/dev/null && mv "$kept.$$" "$kept"
+fi
 awk '
 	/qc: audit [a-z_]+ start/ { for (i = 1; i <= NF; i++) if ($i == "audit") w = $(i + 1); next }
 	/qc: audit [a-z_]+ end/ { w = ""; next }
@@ -119,7 +131,7 @@ awk '
 		cpu = $2; gsub(/[][]/, "", cpu); cpu += 0
 		if (cpu >= 1 && cpu <= 3) { fn = $NF; n[w " " fn]++ }
 	}
-	END { for (k in n) print k, n[k] }' "$tmp/report.txt" | LC_ALL=C sort > "$tmp/report-works"
+	END { for (k in n) print k, n[k] }' "$report" | LC_ALL=C sort > "$tmp/report-works"
 # (An empty report would make both sides empty: each must name the
 # trigger's own work function.)
 check "vmstat_refresh's work items are those trace-cmd shows in its sub-window" \
@@ -141,7 +153,7 @@ check "a sub-window's count is its CPUs' counts summed" \
 check "pcp_drain's drain calls are the qc:drain_all events trace-cmd shows in its sub-window" \
 	"$v_pcp_calls" \
 	"$(awk '/qc: audit pcp_drain start/ { w = 1 } /qc: audit pcp_drain end/ { w = 0 }
-		w && / drain_all: / { n++ } END { print n + 0 }' "$tmp/report.txt")"
+		w && / drain_all: / { n++ } END { print n + 0 }' "$report")"
 
 # --- the report: the fixture's audit.json under .audit of a summary ----------
 r=$tmp/run
