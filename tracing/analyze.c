@@ -316,12 +316,37 @@ static struct tracecmd_input *load(struct ctx *c, const char *file)
 	return h;
 }
 
+static int iterate_again(struct tracecmd_input *h, int ncpus, cpu_set_t *set, size_t setsize,
+			 int (*fn)(struct tracecmd_input *, struct tep_record *, int, void *),
+			 void *data);
+
+/* Pass 1 over every CPU of @h: as read the first time, or again from the start. */
+static int iterate_all(struct tracecmd_input *h, struct ctx *c, bool again)
+{
+	int ncpus = tep_get_cpus(c->tep), cpu, ret;
+	size_t setsize;
+	cpu_set_t *set;
+
+	if (!again)
+		return tracecmd_iterate_events(h, NULL, 0, scan_event, c);
+	set = CPU_ALLOC(ncpus);
+	if (!set)
+		return -1;
+	setsize = CPU_ALLOC_SIZE(ncpus);
+	CPU_ZERO_S(setsize, set);
+	for (cpu = 0; cpu < ncpus; cpu++)
+		CPU_SET_S(cpu, setsize, set);
+	ret = iterate_again(h, ncpus, set, setsize, scan_event, c);
+	CPU_FREE(set);
+	return ret;
+}
+
 /*
  * Pass 1 over @file, loaded in @h, with @c: the window markers, every CPU's
  * events before and after the window (with c->before set) and the drain
- * calls.
+ * calls. @again: @h was read through before (an earlier window of the run).
  */
-static int scan(struct ctx *c, struct tracecmd_input *h, const char *file)
+static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool again)
 {
 	struct analysis *a = c->a;
 	long lost = 0;
@@ -331,7 +356,7 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file)
 	if (c->before)	/* the send side of this trace, not of a --calls-from one */
 		origins_init(&c->origins, c->tep, tep_get_cpus(c->tep));
 	c->lost_cpu = -1;
-	if (tracecmd_iterate_events(h, NULL, 0, scan_event, c) < 0 || refused(c)) {
+	if (iterate_all(h, c, again) < 0 || refused(c)) {
 		if (!refused(c))
 			set_err(c->err, c->errlen, "%s: reading its events failed (truncated or corrupt?)", file);
 		goto out;
@@ -434,7 +459,7 @@ static int overlay_calls(struct ctx *c)
 
 	if (!h)
 		return -1;
-	ret = scan(&o, h, other.file);
+	ret = scan(&o, h, other.file, false);
 	unload(&o, h);
 	if (ret)
 		return -1;
@@ -450,22 +475,18 @@ static int overlay_calls(struct ctx *c)
 	return 0;
 }
 
-int analyze(struct analysis *a, char *err, int errlen)
+/*
+ * One window of the trace loaded in @h, into @a, with @c (its event table
+ * built, c->tep set). @again: @h was read before, by an earlier window.
+ */
+static int analyze_loaded(struct analysis *a, struct ctx *c, struct tracecmd_input *h, bool again)
 {
-	struct tracecmd_input *h = NULL;
-	struct ctx c = { .a = a, .err = err, .errlen = errlen };
 	cpu_set_t *set = NULL;
 	size_t setsize;
-	int i, ret = -1;
+	char *err = c->err;
+	int i, errlen = c->errlen, ret = -1;
 
-	err[0] = '\0';
-	catch_crashes(a->file);
-	/* Opened once for both passes: an open parses every event format
-	   and the kallsyms the file holds, most of a short run's time. */
-	h = load(&c, a->file);
-	if (!h)
-		return -1;
-	a->nr_trace_cpus = tep_get_cpus(c.tep);
+	a->nr_trace_cpus = tep_get_cpus(c->tep);
 	for (i = 0; i < a->ncpus; i++) {
 		if (a->cpus[i] >= a->nr_trace_cpus) {
 			set_err(err, errlen, "CPU %d is not in %s (it has CPUs 0-%d)",
@@ -473,12 +494,12 @@ int analyze(struct analysis *a, char *err, int errlen)
 			goto out;
 		}
 	}
-	c.before = calloc(a->nr_trace_cpus, sizeof(*c.before));
-	c.after = calloc(a->nr_trace_cpus, sizeof(*c.after));
-	c.cs = calloc(a->nr_trace_cpus, sizeof(*c.cs));
+	c->before = calloc(a->nr_trace_cpus, sizeof(*c->before));
+	c->after = calloc(a->nr_trace_cpus, sizeof(*c->after));
+	c->cs = calloc(a->nr_trace_cpus, sizeof(*c->cs));
 	a->res = calloc(a->ncpus, sizeof(*a->res));
 	set = CPU_ALLOC(a->nr_trace_cpus);
-	if (!c.before || !c.after || !c.cs || !a->res || !set) {
+	if (!c->before || !c->after || !c->cs || !a->res || !set) {
 		set_err(err, errlen, "out of memory");
 		goto out;
 	}
@@ -486,32 +507,32 @@ int analyze(struct analysis *a, char *err, int errlen)
 		a->res[i].cpu = a->cpus[i];
 
 	/* Pass 1: window, liveness and drain calls, from every CPU. */
-	if (scan(&c, h, a->file))
+	if (scan(c, h, a->file, again))
 		goto out;
-	a->origin_probes = c.origins.probes;
-	snprintf(a->origin_missing, sizeof(a->origin_missing), "%s", c.origins.missing);
+	a->origin_probes = c->origins.probes;
+	snprintf(a->origin_missing, sizeof(a->origin_missing), "%s", c->origins.missing);
 	for (i = 0; i < a->ncpus; i++) {
-		a->res[i].events_before = c.before[a->cpus[i]];
-		a->res[i].events_after = c.after[a->cpus[i]];
+		a->res[i].events_before = c->before[a->cpus[i]];
+		a->res[i].events_after = c->after[a->cpus[i]];
 	}
-	if (a->calls_from && overlay_calls(&c))
+	if (a->calls_from && overlay_calls(c))
 		goto out;
-	tally_calls(&c);
+	tally_calls(c);
 
 	/* Pass 2: the isolated CPUs (or every CPU), from the start of the trace. */
 	setsize = CPU_ALLOC_SIZE(a->nr_trace_cpus);
 	CPU_ZERO_S(setsize, set);
 	for (i = 0; i < a->nr_trace_cpus; i++) {
-		c.cs[i].cur_pid = -1;
-		c.cs[i].measured_pid = -1;
-		if (c.any_cpu)
+		c->cs[i].cur_pid = -1;
+		c->cs[i].measured_pid = -1;
+		if (c->any_cpu)
 			CPU_SET_S(i, setsize, set);
 	}
 	for (i = 0; i < a->ncpus; i++) {
-		c.cs[a->cpus[i]].res = &a->res[i];
+		c->cs[a->cpus[i]].res = &a->res[i];
 		CPU_SET_S(a->cpus[i], setsize, set);
 	}
-	if (iterate_again(h, a->nr_trace_cpus, set, setsize, count_event, &c) < 0 || refused(&c)) {
+	if (iterate_again(h, a->nr_trace_cpus, set, setsize, count_event, c) < 0 || refused(c)) {
 		if (!err[0])
 			set_err(err, errlen, "%s: reading its events failed (truncated or corrupt?)",
 				a->file);
@@ -519,10 +540,10 @@ int analyze(struct analysis *a, char *err, int errlen)
 	}
 	a->total = a->charged_total = 0;
 	for (i = 0; i < a->ncpus; i++) {
-		struct cpu_state *s = &c.cs[a->cpus[i]];
+		struct cpu_state *s = &c->cs[a->cpus[i]];
 
-		end_stint(&c, s, c.last_ts);
-		rec_close(&c, s);
+		end_stint(c, s, c->last_ts);
+		rec_close(c, s);
 		a->total += a->res[i].interruptions;
 		a->charged_total += a->res[i].charged;
 	}
@@ -530,11 +551,50 @@ int analyze(struct analysis *a, char *err, int errlen)
 out:
 	if (set)
 		CPU_FREE(set);
-	free(c.cs);
-	free(c.before);
-	free(c.after);
-	drains_free(&c.drains);
-	origins_free(&c.origins);
+	free(c->cs);
+	free(c->before);
+	free(c->after);
+	drains_free(&c->drains);
+	origins_free(&c->origins);
+	return ret;
+}
+
+int analyze(struct analysis *a, char *err, int errlen)
+{
+	return analyze_windows(&a, 1, NULL, NULL, err, errlen);
+}
+
+int analyze_windows(struct analysis *const *v, int n, int (*done)(struct analysis *, void *),
+		    void *data, char *err, int errlen)
+{
+	struct ctx c = { .a = v[0], .err = err, .errlen = errlen };
+	struct tracecmd_input *h;
+	int i, ret = 0;
+
+	err[0] = '\0';
+	catch_crashes(v[0]->file);
+	/* Opened once for both passes of every window: an open parses every
+	   event format and the kallsyms the file holds, most of a short
+	   run's time. */
+	h = load(&c, v[0]->file);
+	if (!h)
+		return -1;
+	for (i = 0; i < n && !ret; i++) {
+		if (i) {
+			/* a window's own table: its events' records counted afresh */
+			evtable_free(&c);
+			c = (struct ctx){ .a = v[i], .tep = c.tep, .err = err, .errlen = errlen };
+			if (evtable_build(&c)) {
+				if (!err[0])
+					set_err(err, errlen, "%s: cannot index its events", v[i]->file);
+				ret = -1;
+				break;
+			}
+		}
+		ret = analyze_loaded(v[i], &c, h, i > 0);
+		if (!ret && done)
+			ret = done(v[i], data);
+	}
 	unload(&c, h);
 	return ret;
 }

@@ -110,6 +110,14 @@ struct analysis {
  * window, or lacks a requested CPU).
  */
 int analyze(struct analysis *a, char *err, int errlen);
+/*
+ * The same for each of @v[0..n-1]: windows (window_given) of one trace,
+ * its file opened once. @done, if given, is called with each analysis
+ * once filled; the first window refused, or a @done that fails, stops
+ * the run: -1, with the reason in @err.
+ */
+int analyze_windows(struct analysis *const *v, int n, int (*done)(struct analysis *, void *),
+		    void *data, char *err, int errlen);
 void analysis_free(struct analysis *a);
 
 #endif

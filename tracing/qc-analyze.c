@@ -53,6 +53,11 @@ static void usage(FILE *f)
 		"                         overlaid on this window: a control's coincidences\n"
 		"  -w, --window S:E       count from S to E (trace ns, as the JSON's window)\n"
 		"                         instead of between the markers\n"
+		"  -W, --windows FILE     count each window FILE (\"-\": stdin) lists, a line\n"
+		"                         \"S:E FUNCTIONS JSON\", into its own JSON file, as\n"
+		"                         --window S:E --path-functions FUNCTIONS (\"-\": none)\n"
+		"                         --json JSON would, the trace read once; the first\n"
+		"                         window refused stops the run (no JSON for it)\n"
 		"  -j, --json FILE        write the result as JSON (\"-\": stdout, no table)\n"
 		"  -x, --explain FILE     one JSON line per interruption in the window: its\n"
 		"                         origin's class and senders (tracing/README.md, Origins)\n"
@@ -272,6 +277,50 @@ static int regular_or_new(const char *path)
 	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
 }
 
+/* The counters in the order the JSON and the table list them. */
+static void sort_counters(struct analysis *a)
+{
+	int i;
+
+	for (i = 0; i < a->ncpus; i++) {
+		counter_sort(&a->res[i].by_cause);
+		counter_sort(&a->res[i].all_causes);
+		counter_sort(&a->res[i].events);
+		counter_sort(&a->res[i].charged_by_cause);
+	}
+	counter_sort(&a->proof);
+}
+
+/* @a as JSON into @json ("-": stdout), written whole beside and renamed. */
+static void write_json_file(const char *json, struct analysis *a)
+{
+	if (!strcmp(json, "-")) {
+		write_json(stdout, a, a->drain_causes);
+	} else if (!regular_or_new(json)) {
+		/* a device or a pipe (/dev/null): written in place, never replaced */
+		FILE *f = fopen(json, "w");
+
+		if (!f)
+			qc_die(2, "cannot write %s", json);
+		write_json(f, a, a->drain_causes);
+		if (fclose(f))
+			qc_die(2, "cannot write %s", json);
+	} else {
+		char *tmp;
+		FILE *f;
+
+		if (asprintf(&tmp, "%s.tmp", json) < 0)
+			qc_die(2, "out of memory");
+		f = fopen(tmp, "w");
+		if (!f)
+			qc_die(2, "cannot write %s", tmp);
+		write_json(f, a, a->drain_causes);
+		if (fclose(f) || rename(tmp, json))
+			qc_die(2, "cannot write %s", json);
+		free(tmp);
+	}
+}
+
 /* "a,b,c" -> {"a", "b", "c", NULL}; a name must be a C identifier. */
 static const char *const *split_functions(const char *list)
 {
@@ -322,6 +371,77 @@ static void heap_in_huge_pages(void)
 	free(p);
 }
 
+/* --windows: a JSON file each, in the list's order */
+struct window_out {
+	char **json;
+	int done;
+};
+
+static int window_done(struct analysis *a, void *data)
+{
+	struct window_out *w = data;
+
+	sort_counters(a);
+	write_json_file(w->json[w->done++], a);
+	analysis_free(a);
+	return 0;
+}
+
+/*
+ * Each window of the list @file ("-": stdin), "START:END FUNCTIONS JSON"
+ * a line, counted as @base's options and --window START:END
+ * --path-functions FUNCTIONS ("-": none) --json JSON would, from one
+ * open of the trace: an open is most of a short run's time, and an
+ * audit counts a dozen windows of one trace.
+ */
+static void count_windows(const struct analysis *base, const char *file)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	struct analysis **v = NULL;
+	struct window_out w = { 0 };
+	char *line = NULL, err[512], junk;
+	size_t cap = 0;
+	int n = 0, i;
+
+	if (!f)
+		qc_die(2, "cannot read %s", file);
+	while (getline(&line, &cap, f) > 0) {
+		char span[64], fns[4096];
+		int end = 0;
+		struct analysis *a;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		a = qc_realloc(NULL, sizeof(*a));
+		*a = *base;
+		if (sscanf(line, "%63s %4095s %n", span, fns, &end) != 2 || !line[end] ||
+		    sscanf(span, "%llu:%llu%c", &a->start_ns, &a->end_ns, &junk) != 2 ||
+		    a->end_ns <= a->start_ns)
+			qc_die(2, "--windows %s: '%s' is not START_NS:END_NS FUNCTIONS JSON with START < END",
+			       file, line);
+		a->window_given = true;
+		a->path_functions = strcmp(fns, "-") ? split_functions(fns) : NULL;
+		v = qc_realloc(v, (n + 1) * sizeof(*v));
+		w.json = qc_realloc(w.json, (n + 1) * sizeof(*w.json));
+		v[n] = a;
+		w.json[n++] = strdup(line + end);
+	}
+	if (f != stdin)
+		fclose(f);
+	free(line);
+	if (!n)
+		qc_die(2, "--windows %s lists no window", file);
+	if (analyze_windows(v, n, window_done, &w, err, sizeof(err)))
+		qc_die(2, "%s", err);
+	for (i = 0; i < n; i++) {
+		free(v[i]);
+		free(w.json[i]);
+	}
+	free(v);
+	free(w.json);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -332,6 +452,7 @@ int main(int argc, char **argv)
 		{ "path-functions", required_argument, NULL, 'p' },
 		{ "calls-from", required_argument, NULL, 'C' },
 		{ "window", required_argument, NULL, 'w' },
+		{ "windows", required_argument, NULL, 'W' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "explain", required_argument, NULL, 'x' },
 		{ "expect", required_argument, NULL, 'e' },
@@ -341,7 +462,7 @@ int main(int argc, char **argv)
 	};
 	struct analysis a = { 0 };
 	struct expect *exp = NULL;
-	const char *json = NULL, *cpus = NULL, *causes_file = NULL, *explain = NULL;
+	const char *json = NULL, *cpus = NULL, *causes_file = NULL, *explain = NULL, *windows = NULL;
 	char *explain_tmp = NULL;
 	struct causes dc = { 0 };
 	char junk;
@@ -361,7 +482,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	heap_in_huge_pages();
-	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:j:x:e:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
@@ -386,6 +507,9 @@ int main(int argc, char **argv)
 			    a.end_ns <= a.start_ns)
 				qc_die(2, "--window '%s' is not START_NS:END_NS with START < END", optarg);
 			a.window_given = true;
+			break;
+		case 'W':
+			windows = optarg;
 			break;
 		case 'x':
 			explain = optarg;
@@ -433,6 +557,14 @@ int main(int argc, char **argv)
 			qc_die(2, "%s", err);
 		a.drain_causes = &dc;
 	}
+	if (windows) {
+		if (a.window_given || json || a.path_functions || explain || nexp || a.calls_from)
+			qc_die(2, "--windows gives each window its --window, --path-functions and --json: no other of these, --explain, --expect or --calls-from");
+		count_windows(&a, windows);
+		causes_free(&dc);
+		free(a.cpus);
+		return 0;
+	}
 	/* Written beside, renamed once the analysis is complete (a device
 	   such as /dev/null is written in place, never replaced). */
 	if (explain && !regular_or_new(explain)) {
@@ -455,40 +587,11 @@ int main(int argc, char **argv)
 	if (explain && (fclose(a.explain) || rename(explain_tmp, explain)))
 		qc_die(2, "cannot write %s", explain);
 	free(explain_tmp);
-	for (i = 0; i < a.ncpus; i++) {
-		counter_sort(&a.res[i].by_cause);
-		counter_sort(&a.res[i].all_causes);
-		counter_sort(&a.res[i].events);
-		counter_sort(&a.res[i].charged_by_cause);
-	}
-	counter_sort(&a.proof);
-
-	if (json && !strcmp(json, "-")) {
-		write_json(stdout, &a, a.drain_causes);
+	sort_counters(&a);
+	if (json)
+		write_json_file(json, &a);
+	if (json && !strcmp(json, "-"))
 		quiet = 1;
-	} else if (json && !regular_or_new(json)) {
-		/* a device or a pipe (/dev/null): written in place, never replaced */
-		FILE *f = fopen(json, "w");
-
-		if (!f)
-			qc_die(2, "cannot write %s", json);
-		write_json(f, &a, a.drain_causes);
-		if (fclose(f))
-			qc_die(2, "cannot write %s", json);
-	} else if (json) {
-		char *tmp;
-		FILE *f;
-
-		if (asprintf(&tmp, "%s.tmp", json) < 0)
-			qc_die(2, "out of memory");
-		f = fopen(tmp, "w");
-		if (!f)
-			qc_die(2, "cannot write %s", tmp);
-		write_json(f, &a, a.drain_causes);
-		if (fclose(f) || rename(tmp, json))
-			qc_die(2, "cannot write %s", json);
-		free(tmp);
-	}
 	if (!quiet)
 		print_table(stdout, &a);
 
