@@ -51,15 +51,6 @@ work=$dir/audit
 rm -rf "$work"
 mkdir -p "$work"
 
-# count NAME START END [FUNCTIONS]: $work/NAME.json, the rule's count from
-# START to END, and with FUNCTIONS (comma-separated), the interruptions
-# whose senders' path holds one of them.
-count() {
-	"$qa" --cpus "$iso" --task "$tasks" --window "$2:$3" --json "$work/$1.json" --quiet \
-		${4:+--path-functions "$4"} "$trace" 2>"$work/$1.err" ||
-		die "the analyzer refused $trace for $1 ($2..$3): $(head -n1 "$work/$1.err")"
-	rm -f "$work/$1.err"
-}
 triggers=$(sed -n 's|^p:qcaudit/\([a-z_]*\) \([^ ]*\).*|\1:\2|p' "$list")
 [ -n "$triggers" ] || die "$list names no trigger (lines 'p:qcaudit/<name> <function>')"
 # The "#path" lines are the host's reading of the stacks, not what the
@@ -94,27 +85,59 @@ read -r prev wend <<EOF
 $plan
 EOF
 [ "$prev" != - ] && [ "$wend" != - ] || die "$analysis has no window markers: re-run scripts/analyze.sh $dir $iso"
-i=0 gaps=
-# Each trigger counted in its sub-window, each gap before it too; and its
-# analysis (none when the guest did not run it) kept for the record below
-# as jq's --rawfile "a:NAME".
+# Each trigger counted in its sub-window, each gap before it too, and the
+# gap after the last: $work/NAME.json, the rule's count from START to END
+# and, with a trigger's FUNCTIONS, the interruptions whose senders' path
+# holds one of them. Listed first, counted then by one run of the
+# analyzer (--windows: the trace opened once, where an open was most of
+# each count's time): windows, "NAME START END AT" a line in the order
+# they are counted, AT the trigger whose "audit i/n" line they come
+# under; spans, the analyzer's list of them. Each trigger's analysis
+# (none when the guest did not run it) is kept for the record below as
+# jq's --rawfile "a:NAME".
+i=0 gaps='' windows='' spans=''
+# window NAME START END FUNCTIONS: one more to count, under trigger $i
+window() {
+	windows="$windows$1 $2 $3 $i$nl" spans="$spans$2:$3 $4 $work/$1.json$nl"
+}
 set --
-# (the analyzer reads no standard input: the plan stays the loop's)
 while read -r t fn s e path; do
 	i=$((i + 1))
-	info "audit $i/$n: $t"
 	f=/dev/null
 	if [ "$s" != - ] && [ "$e" != - ]; then
-		count "$t" "$s" "$e" "$path"
+		window "$t" "$s" "$e" "$path"
 		f=$work/$t.json
-		[ "$s" -le "$prev" ] || { count "gap-$i" "$prev" "$s"; gaps="$gaps gap-$i"; }
+		[ "$s" -le "$prev" ] || { window "gap-$i" "$prev" "$s" -; gaps="$gaps gap-$i"; }
 		prev=$e
 	fi
 	set -- "$@" --rawfile "a:$t" "$f"
 done <<EOF
 ${plan#*"$nl"}
 EOF
-[ "$wend" -le "$prev" ] || { count "gap-end" "$prev" "$wend"; gaps="$gaps gap-end"; }
+[ "$wend" -le "$prev" ] || { window gap-end "$prev" "$wend" -; gaps="$gaps gap-end"; }
+# progress N: the "audit i/n: NAME" lines of the first N triggers
+progress() {
+	i=0
+	while [ "$i" -lt "$1" ] && read -r t _; do
+		i=$((i + 1))
+		info "audit $i/$n: $t"
+	done <<EOF
+${plan#*"$nl"}
+EOF
+}
+# The analyzer stops at the first window it refuses, which has no JSON:
+# the progress stops at its trigger, with the analyzer's reason.
+if [ -n "$spans" ] && ! printf '%s' "$spans" |
+	"$qa" --cpus "$iso" --task "$tasks" --quiet --windows - "$trace" 2>"$work/windows.err"; then
+	while read -r w s e at; do [ -f "$work/$w.json" ] || break; done <<EOF
+$windows
+EOF
+	progress "$at"
+	mv "$work/windows.err" "$work/$w.err"
+	die "the analyzer refused $trace for $w ($s..$e): $(head -n1 "$work/$w.err")"
+fi
+rm -f "$work/windows.err"
+progress "$n"
 [ -n "$gaps" ] || die "$trace has no quiet gap between the audit's sub-windows: no baseline to compare with"
 
 # The baseline: every gap summed, per CPU and per cause.
