@@ -64,7 +64,7 @@ ccache_cc() {
 # KEY the cksum of the command ($_cc_words) and of the objects' bytes,
 # and used while every other file the linker read then (ld's
 # --dependency-file: the C library, the start files, libgcc, a shared
-# library), the compiler driver and ld have the same size, time and inode
+# library), the compiler driver and ld have the same size, times and inode
 # (as ccache checks its compiler); linked again otherwise. What the link
 # printed is printed again, as ccache does a compile's warnings.
 ccache_kept_link() {
@@ -73,7 +73,7 @@ ccache_kept_link() {
 	if [ -f "$_cl_keep/inputs" ]; then
 		set --
 		while IFS=' ' read -r _cl_f _; do set -- "$@" "$_cl_f"; done < "$_cl_keep/inputs"
-		if stat -L -c '%n %s %Y %i' "$@" 2>/dev/null | cmp -s - "$_cl_keep/inputs" &&
+		if stat -L -c '%n %s %Y %Z %i' "$@" 2>/dev/null | cmp -s - "$_cl_keep/inputs" &&
 			cp "$_cl_keep/out" "$_cc_out"; then
 			[ ! -s "$_cl_keep/err" ] || cat "$_cl_keep/err" >&2
 			return 0
@@ -88,7 +88,7 @@ ccache_kept_link() {
 	_cl_new=$_cl_keep.$$
 	mkdir -p "$_cl_new" 2>/dev/null || return 0
 	{ sed -n 's/:$//p' "$_cc_dir/deps" | grep -vF "$_cc_dir/"; command -v "$_cc_bin"; command -v ld; } |
-		xargs stat -L -c '%n %s %Y %i' > "$_cl_new/inputs" &&
+		xargs stat -L -c '%n %s %Y %Z %i' > "$_cl_new/inputs" &&
 		cp "$_cc_out" "$_cl_new/out" && cp "$_cc_dir/err" "$_cl_new/err" &&
 		rm -rf "$_cl_keep" && mv -T "$_cl_new" "$_cl_keep" 2>/dev/null
 	[ ! -d "$_cl_new" ] || rm -rf "$_cl_new"
