@@ -16,16 +16,17 @@ DC=tracing/drain-causes.list
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# causes FILE CPU: by_cause of one CPU as sorted "cause=count" words, or "FAIL".
+# causes(CPU): by_cause of one CPU as sorted "cause=count" words.
 causes_jq='def causes($c): .cpus[$c].by_cause | to_entries | map("\(.key)=\(.value)") | sort | join(" ");'
-causes() { jq -r --arg c "$2" "$causes_jq causes(\$c)" "$1" 2>/dev/null || echo FAIL; }
 jqv() { jq -r "$2" "$1" 2>/dev/null || echo FAIL; }
-# vals FILE NAME PROGRAM: the figures PROGRAM makes of FILE (an object of
-# them; causes(CPU) as causes gives it) as shell variables NAME_KEY, each
-# as jq -r prints it, FAIL where it failed (ktap_jq_vals).
+# vals FILE NAME PROGRAM [JQ-ARGS...]: the figures PROGRAM makes of FILE
+# (an object of them; causes(CPU) as causes gives it) as shell variables
+# NAME_KEY, each as jq -r prints it, FAIL where it failed (ktap_jq_vals).
 vals() {
-	ktap_jq_vals "$1" "$2_" "def v(f): [try (f | if type == \"string\" then . else tojson end) catch \"FAIL\"] | join(\"\\n\");
-		$causes_jq $3"
+	_v_file=$1 _v_name=$2 _v_prog=$3
+	shift 3
+	ktap_jq_vals "$_v_file" "${_v_name}_" "def v(f): [try (f | if type == \"string\" then . else tojson end) catch \"FAIL\"] | join(\"\\n\");
+		$causes_jq $_v_prog" "$@"
 }
 
 # expect_fail DESCRIPTION PATTERN ARGS...: exit 2, one error line matching
@@ -235,10 +236,14 @@ expect_fail "control: --calls-from a trace without exposure probes is refused" '
 # as audit.sh counts its sub-windows: --windows, each as --window would.)
 printf '%s\n' "12222850000:13072729515 - $tmp/e1.json" "12223040000:12223700000 - $tmp/e2.json" |
 	"$QA" --cpus 2 --task oslat --drain-causes "$DC" --windows - "$FX/drain-wq.dat" > /dev/null 2>&1
+# (both analyses read by one jq)
+# shellcheck disable=SC2016 # a jq program, single-quoted on purpose
+vals "$tmp/e1.json" e '{e1: v([.cpus["2"].by_cause["workqueue:drain_local_pages_wq"], .cpus["2"].charged, (.cpus["2"].by_cause["irq_vectors:reschedule"] // 0)] | join(" ")),
+	e2: v($e2[0] | causes("2"))}' --slurpfile e2 "$tmp/e2.json"
 check "edge: a work item whose IPI landed before the start and whose kworker ran after it counts 1, charged" \
-	"$(jqv "$tmp/e1.json" '[.cpus["2"].by_cause["workqueue:drain_local_pages_wq"], .cpus["2"].charged, (.cpus["2"].by_cause["irq_vectors:reschedule"] // 0)] | join(" ")')" "1 1 0"
+	"$e_e1" "1 1 0"
 check "edge: a kworker running from before the start through its work item counts 1 (the work)" \
-	"$(causes "$tmp/e2.json" 2)" "workqueue:drain_local_pages_wq=1"
+	"$e_e2" "workqueue:drain_local_pages_wq=1"
 
 # Bad input: a clear one-line error and exit 2, never a verdict.
 expect_fail "a trace without window markers is refused" 'no "qc: window start" marker' \
