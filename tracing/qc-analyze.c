@@ -321,19 +321,26 @@ static void write_json_file(const char *json, struct analysis *a)
 	}
 }
 
-/* "a,b,c" -> {"a", "b", "c", NULL}; a name must be a C identifier. */
+/*
+ * "a,b,c" -> {"a", "b", "c", NULL}; a name must be a C identifier. One
+ * block, the names copied after the pointers: free() of it frees all
+ * (--windows frees a window's list with its window).
+ */
 static const char *const *split_functions(const char *list)
 {
-	char *copy = strdup(list), *p, *save = NULL;
-	const char **v = NULL;
+	size_t len = strlen(list), most = 2;
+	const char *c;
+	const char **v;
+	char *copy, *p, *save = NULL;
 	size_t n = 0;
 
-	if (!copy)
-		qc_die(2, "out of memory");
+	for (c = list; *c; c++)
+		most += *c == ',';
+	v = qc_realloc(NULL, most * sizeof(*v) + len + 1);
+	copy = memcpy(v + most, list, len + 1);
 	for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (!p[0] || strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != strlen(p))
 			qc_die(2, "--drain-functions: '%s' is not a function name", p);
-		v = qc_realloc(v, (n + 2) * sizeof(*v));
 		v[n++] = p;
 	}
 	if (!n)
@@ -435,6 +442,7 @@ static void count_windows(const struct analysis *base, const char *file)
 	if (analyze_windows(v, n, window_done, &w, err, sizeof(err)))
 		qc_die(2, "%s", err);
 	for (i = 0; i < n; i++) {
+		free((void *)v[i]->path_functions);
 		free(v[i]);
 		free(w.json[i]);
 	}
