@@ -57,18 +57,12 @@ fi
 
 # The version 6 copy reads as the original does.
 args="--cpus 1-3 --task oslat --drain-causes tracing/drain-causes.list"
-# (kept in the cache, a copy for each cksum of planted.dat and trace-cmd
-# together, as test-audit.sh keeps trace-cmd's report of its fixture:
-# converting it each run was a tenth of a second of CPU)
+# (kept in the cache, ktap_tracecmd_kept: converting it each run was a
+# tenth of a second of CPU)
 planted=tests/fixtures/traces/planted.dat
-sum=$(cat "$planted" "$(command -v trace-cmd)" | cksum)
-v6=$QC_CACHE/tests/planted-v6-${sum%% *}.dat
-if [ ! -s "$v6" ]; then
-	trace-cmd convert --file-version 6 --compression none -i "$planted" -o "$tmp/planted-v6.dat" >/dev/null 2>&1 ||
-		ktap_bail_out "trace-cmd convert cannot write a version 6 copy of planted.dat"
-	{ mkdir -p "${v6%/*}" && cp "$tmp/planted-v6.dat" "$v6.$$" && mv "$v6.$$" "$v6"; } 2>/dev/null ||
-		v6=$tmp/planted-v6.dat
-fi
+ktap_tracecmd_kept convert "$planted" --file-version 6 --compression none -o planted-v6.dat ||
+	ktap_bail_out "trace-cmd convert cannot write a version 6 copy of planted.dat"
+v6=$KTAP_KEPT/planted-v6.dat
 # shellcheck disable=SC2086 # $args is words
 "$QA" $args --json "$tmp/orig.json" --quiet "$planted" &&
 	"$QA" $args --json "$tmp/v6.json" --quiet "$v6" 2>"$tmp/v6.err"

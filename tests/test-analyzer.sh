@@ -51,31 +51,6 @@ expect_fail() {
 	fi
 }
 
-# tracecmd_kept SUBCOMMAND SOURCE ARGS...: "trace-cmd SUBCOMMAND -i SOURCE
-# ARGS..." (SOURCE a path from the repository's top, -o a name in the
-# current directory) run once, in a directory of the cache kept for it,
-# KEPT, keyed on the cksum of the command, of SOURCE and of trace-cmd
-# itself: the traces it makes of a fixture never change while those do
-# not, and making them each run was a third of a second of trace-cmd.
-# When trace-cmd fails: status 1, and KEPT a directory that does not
-# exist (a check of its files then fails).
-tracecmd_kept() {
-	_tc_sub=$1 _tc_src=$2
-	shift 2
-	_tc_key=$(printf '%s\n' "$_tc_sub $*" | cat - "$_tc_src" "$(command -v trace-cmd)" | cksum)
-	KEPT=$QC_CACHE/tests/trace-cmd-${_tc_key%% *}
-	[ ! -d "$KEPT" ] || return 0
-	# (made aside, then renamed into place: a half-made one is never kept;
-	# what is left aside is one another run kept first, or a failure)
-	rm -rf "$KEPT.$$" && mkdir -p "$KEPT.$$" &&
-		(cd "$KEPT.$$" && trace-cmd "$_tc_sub" -i "$OLDPWD/$_tc_src" "$@") >/dev/null 2>&1 &&
-		mv -T "$KEPT.$$" "$KEPT" 2>/dev/null
-	[ ! -d "$KEPT.$$" ] || rm -rf "$KEPT.$$"
-	[ ! -d "$KEPT" ] || return 0
-	KEPT=$tmp/trace-cmd-failed
-	return 1
-}
-
 # check DESCRIPTION GOT WANT
 check() {
 	if [ "$2" = "$3" ]; then ktap_ok "$1"; else ktap_not_ok "$1"; ktap_diag "got:  $2" "want: $3"; fi
@@ -270,14 +245,14 @@ expect_fail "a --calls-from trace that lost events is refused: its drain calls w
 	'lost0x.dat: the kernel?s ring buffer of CPU 0 overran' --cpus 1-3 --task oslat,refill \
 	--calls-from "$tmp/lost0x.dat" "$FX/quiet-wq.dat"
 if command -v trace-cmd >/dev/null 2>&1; then
-	tracecmd_kept split "$FX/overwritten.dat" -o ow.dat
+	ktap_tracecmd_kept split "$FX/overwritten.dat" -o ow.dat
 	expect_fail "the same without its statistics (trace-cmd split keeps the data): the lost-events flag refuses it" \
-		'events were lost on CPU [0-9]' --cpus 1-3 --task oslat "$KEPT/ow.dat.1"
+		'events were lost on CPU [0-9]' --cpus 1-3 --task oslat "$KTAP_KEPT/ow.dat.1"
 	# The window of drain-wq.dat, cut out with trace-cmd split as a
 	# reviewer did: the isolated CPUs' data before the start is gone.
-	tracecmd_kept split "$FX/drain-wq.dat" -o cut.dat 12.073840 13.072730
+	ktap_tracecmd_kept split "$FX/drain-wq.dat" -o cut.dat 12.073840 13.072730
 	expect_fail "a trace split to its window (no isolated CPU event before it) is refused" \
-		'isolated CPU 1 has no event before the window' --cpus 1-3 --task oslat "$KEPT/cut.dat.1"
+		'isolated CPU 1 has no event before the window' --cpus 1-3 --task oslat "$KTAP_KEPT/cut.dat.1"
 else
 	ktap_skip "overwritten trace without statistics (no trace-cmd)"
 	ktap_skip "a trace split to its window (no trace-cmd)"
@@ -309,8 +284,8 @@ expect_fail "no --cpus is refused" 'pass --cpus' "$FX/planted.dat"
 
 # The same trace in file version 6 (uncompressed, mmapped by libtracecmd).
 if command -v trace-cmd >/dev/null 2>&1 &&
-	tracecmd_kept convert "$FX/planted.dat" --file-version 6 -o v6.dat; then
-	v6=$KEPT/v6.dat
+	ktap_tracecmd_kept convert "$FX/planted.dat" --file-version 6 -o v6.dat; then
+	v6=$KTAP_KEPT/v6.dat
 	"$QA" --cpus 1-3 --task oslat --json "$tmp/v6.json" "$v6" > /dev/null 2>&1
 	check "planted, converted to file version 6: the same counts" \
 		"$(jqv "$tmp/v6.json" '[.cpus[] | .by_cause] | tostring')" "$p_by_cause"

@@ -113,17 +113,9 @@ check "a trigger the guest did not run is NOT-RUN, never counted" "$v_res_compac
 # shows starting on the isolated CPUs between that sub-window's markers,
 # and with none of the other's. (One report, all CPUs, read by both checks
 # of it here: the awk keeps CPUs 1-3 itself. A trace-cmd report was a
-# quarter of a second of CPU: it is kept in the cache, made again when the
-# cksum of the fixture or of trace-cmd itself changes, as test-analyzer.sh
-# keeps trace-cmd's other outputs of fixtures.)
-key=$(cat "$FX/audit-wq.dat" "$(command -v trace-cmd)" | cksum)
-kept=$QC_CACHE/tests/trace-cmd-report-${key%% *}.txt report=$kept
-if [ ! -s "$kept" ]; then
-	report=$tmp/report.txt
-	# (kept once whole: copied aside, then renamed into place)
-	trace-cmd report -t "$d/trace.dat" > "$report" 2>/dev/null &&
-		mkdir -p "${kept%/*}" 2>/dev/null && cp "$report" "$kept.$$" 2>/dev/null && mv "$kept.$$" "$kept"
-fi
+# quarter of a second of CPU: it is kept in the cache, ktap_tracecmd_kept.)
+ktap_tracecmd_kept report "$FX/audit-wq.dat" -t
+report=$KTAP_KEPT/stdout
 awk '
 	/qc: audit [a-z_]+ start/ { for (i = 1; i <= NF; i++) if ($i == "audit") w = $(i + 1); next }
 	/qc: audit [a-z_]+ end/ { w = ""; next }
