@@ -57,10 +57,15 @@ variant wq 1005 1015 1025
 variant rcu 1105 1115 1125
 out=$("$root/scripts/alloc-cost.sh" "$scratch/run" "wq rcu" wq 2>"$scratch/err")
 # The figures the checks below compare, compact JSON as jq -c prints them,
-# as shell variables v_NAME (ktap_jq_vals).
+# as shell variables v_NAME (ktap_jq_vals), and, from the same jq (each jq
+# a start), v_summary: the fixture run's summary with this alloc_cost, for
+# the report below.
 printf '%s\n' "$out" > "$scratch/cost.json"
+rep=$scratch/report
+cp -r "$root/tests/fixtures/run" "$rep"
 ktap_jq_vals "$scratch/cost.json" "" '
-	{v_samples: ([.wq.samples, .rcu.samples | length] | tojson),
+	{v_summary: ($s[0] + {alloc_cost: .} | tojson),
+	 v_samples: ([.wq.samples, .rcu.samples | length] | tojson),
 	 v_per_fault: (.wq.samples[0] | [.kernel.insns, .kernel_insns_nospin, .spin_insns, .kernel.loads, .kernel.stores, .user_insns] | tojson),
 	 v_welch: ([.wq.threads["1"].kernel_insns_nospin | .mean, .sd, (.cv_pct * 1000 | round)] + [.rcu.threads["1"].kernel_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant] | tojson),
 	 v_task: (.wq.samples[0] | [.task_insns, .task_insns_nospin] | tojson),
@@ -68,7 +73,7 @@ ktap_jq_vals "$scratch/cost.json" "" '
 	 v_drain_samples: ([.wq, .rcu | .drain.samples | map([.call, .cpus_reached, .kernel.insns, .kernel_insns_nospin, .wall_us])] | tojson),
 	 v_drain_stats: (.rcu.drain | [.calls, .reached_calls, .stats.kernel_insns.mean, .stats.cpus_reached.mean, .stats.wall_us.mean, .functions.free_pcppages_bulk] | tojson),
 	 v_drain_task: (.rcu.drain | [(.samples | map([.call, .task.insns, .task_insns_nospin, .switches])), .stats.task_insns.mean, .stats.switches.mean, .task_functions.free_pcppages_bulk] | tojson),
-	 v_functions: (.wq.functions["1"].rmqueue_bulk | tojson)}'
+	 v_functions: (.wq.functions["1"].rmqueue_bulk | tojson)}' --slurpfile s "$rep/summary.json"
 ktap_check "three measured runs each, the warm-ups left out" \
 	test "$v_samples" = '[3,3]'
 # wq: (1005 - 5) / 10 = 100, 101, 102 without spin-wait; 100.5 ... with it.
@@ -92,10 +97,7 @@ ktap_check "per-function instructions per fault, by thread count" \
 	test "$v_functions" = 101
 
 # The report renders them: the fixture run's summary with this alloc_cost.
-rep=$scratch/report
-cp -r "$root/tests/fixtures/run" "$rep"
-printf '%s\n' "$out" | jq --slurpfile s "$rep/summary.json" '$s[0] + {alloc_cost: .}' > "$rep/summary.json.new" &&
-	mv "$rep/summary.json.new" "$rep/summary.json"
+printf '%s\n' "$v_summary" > "$rep/summary.json"
 "$root/scripts/report.sh" "$rep" >/dev/null 2>&1
 md=$rep/report.md
 ktap_check "report: the Instruction cost section, rcu +9.9 % vs wq without spin-wait, and its plot" \
