@@ -1,43 +1,43 @@
 # check-run.jq: scripts/check-run.sh's checks of a run's JSON files, in
-# one jq. $docs: each file wrapped as {"i": N, "t": its text} (slurped);
-# input: the same text's events (jq --stream), for duplicate keys;
-# $ARGS.positional: per file, in N's order, KIND FILE; $run_txt,
-# $analysis, $selftest, $hammer, $pcp_window, $oslat: the schemas
-# (docs/schemas/KIND.json, slurped); $planted: {GUEST: {CPU: planted}}
-# from each guest's selftest-planted.txt (null: not "KIND CPU K" lines);
-# $iso: run.txt's isolated CPUs, for messages. Prints nothing when every
-# file holds, "duplicate key" or "out of step" (a file's text could not
-# be told apart from the others') when check-run.sh must read each file
-# alone to name it, else the first problem, one line, naming
-# the file and the fix.
+# one jq. $list: the files, "KIND FILE" lines, of which the first $given
+# are given (all of them: then the cross-checks too; fewer: those before
+# a file jq could not parse, each checked alone); $ARGS.named: fN, file
+# N's values (--slurpfile, parsed alone: jq stops at the first file it
+# cannot parse, naming it); input: the same files' texts as the parser's
+# events (jq --stream), in that order, each followed by a newline (so
+# that no token runs from one file into the next), for duplicate keys;
+# $run_txt, $analysis, $selftest, $hammer, $pcp_window, $oslat: the
+# schemas (docs/schemas/KIND.json, slurped); $planted: {GUEST: {CPU:
+# planted}} from each guest's selftest-planted.txt (null: not "KIND CPU
+# K" lines); $iso: run.txt's isolated CPUs, for messages. Prints nothing
+# when every file holds, "duplicate key" when check-run.sh must read each
+# file alone to name the one holding a key twice, else the first
+# problem, one line, naming the file and the fix.
 include "validate";
-
-# 0. No duplicate key anywhere (the parsed $docs kept the last copy).
-if has_duplicate(inputs; $docs) then "duplicate key" else
 
 {"run-txt": $run_txt[0], analysis: $analysis[0], selftest: $selftest[0], hammer: $hammer[0],
  "pcp-window": $pcp_window[0], oslat: $oslat[0]} as $schemas
 
-# The files: {kind, file, guest, name (its base name), doc, fix (what to
-# do about it; check-run.sh fix says the same)}.
-| [$ARGS.positional as $a | range(0; $a | length; 2) as $j
-   | ($a[$j + 1] | split("/")) as $path
-   | {kind: $a[$j], file: $a[$j + 1], guest: $path[-2], name: $path[-1], doc: $docs[$j / 2].t,
+# The files: {kind, file, guest, name (its base name), docs (its values),
+# doc (its one value, once it holds), fix (what to do about it;
+# check-run.sh fix says the same)}.
+| ($list | split("\n")[:-1]) as $lines
+| [range($given) as $n | $lines[$n] | index(" ") as $i | .[:$i] as $kind | .[$i + 1:] as $file
+   | ($file | split("/")) as $path | $ARGS.named["f\($n)"] as $docs
+   | {kind: $kind, file: $file, guest: $path[-2], name: $path[-1], docs: $docs, doc: $docs[0],
       fix: ({"run-txt": "fix that line (scripts/lib/runs.sh qc_run_txt writes run.txt)",
              analysis: "re-run scripts/analyze.sh \($path[:-1] | join("/")) \($iso)",
-             selftest: "re-run scripts/analyze.sh \($path[:-1] | join("/")) \($iso)"}[$a[$j]]
+             selftest: "re-run scripts/analyze.sh \($path[:-1] | join("/")) \($iso)"}[$kind]
             // "the guest wrote it: re-run the variant")}] as $files
-# A file whose text closed its wrapper early and opened another would put
-# the documents out of step with the files: then each file alone.
-| if $docs | (length != ($files | length)) or any(to_entries[]; (.value | type) != "object" or .value.i != .key)
-  then "out of step" else null
 
+# 0. No duplicate key anywhere (the parsed values kept the last copy).
+| if has_duplicate(inputs; [$files[].docs[]]) then "duplicate key" else
 
-# 1. Each file against its schema.
-| (first($files[] as $f
-	| validate([$f.doc]; $schemas[$f.kind]) | select(. != "ok")
+# 1. Each file against its schema, in their order.
+  (first($files[] as $f
+	| validate($f.docs; $schemas[$f.kind]) | select(. != "ok")
 	| "\($f.file): \(.) (schema docs/schemas/\($f.kind).json): \($f.fix)") // null) as $invalid
-| if $invalid then $invalid else
+| if $invalid then $invalid elif $given < ($lines | length) then empty else
 
 # The documents by guest and name.
 ($files | map(select(.kind != "run-txt"))
@@ -94,6 +94,5 @@ if has_duplicate(inputs; $docs) then "duplicate key" else
 
   first($g | to_entries[] | .key as $guest | .value as $d
         | (($d[] | provenance($guest; .)), selftest($guest; $d))) // empty
-end
 end
 end

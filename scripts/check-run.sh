@@ -90,9 +90,10 @@ done < "$tmp/told"
 # The files the verdict reads: run.txt, and those of each judged guest
 # that ran to the end: "KIND FILE" lines (KIND: the schema,
 # docs/schemas/KIND.json).
-# (the window files' names, named once: a subshell each)
-pcp_json=$(qc_window_file pcp-window "" json) oslat_json=$(qc_window_file oslat "" json) \
-	refill_json=$(qc_window_file refill "" json)
+# (the window files' names, named once: one subshell for the three)
+{ read -r pcp_json; read -r oslat_json; read -r refill_json; } <<-EOF
+$(qc_window_file pcp-window "" json; qc_window_file oslat "" json; qc_window_file refill "" json)
+EOF
 verdict_files() {
 	echo "run-txt $runtxt"
 	for g in $judged; do
@@ -115,8 +116,9 @@ fix() {
 	*) echo "the guest wrote it: re-run the variant" ;;
 	esac
 }
-# Each file alone, by the validator: it names the culprit when the files
-# together could not be read.
+# one_by_one WHY: each file alone, by the validator, in their order, which
+# names the first that does not hold (when the one jq below stopped
+# short of a verdict, WHY).
 one_by_one() {
 	while read -r kind f; do "$QC_ROOT/scripts/validate.sh" "$kind" "$f" "$(fix "$kind" "$f")"; done < "$tmp/files"
 	die "the checks of $run's files stopped: $1"
@@ -138,32 +140,47 @@ planted='{}'
 	END { if (f != "") out(); print "}" }' "$@")
 
 # Every file in one jq (a run is judged often, and each jq costs a
-# start): each file wrapped as {"i": its line in the list, "t": its text},
-# in one awk, read twice by that jq: parsed, and as the parser's events
-# (for duplicate keys). A cut or doubled file breaks the wrapper's nesting
-# and jq stops; that, or a duplicate key, and each file alone names the
-# culprit.
-while read -r kind f; do [ -s "$f" ] || one_by_one "$f is empty"; done < "$tmp/files"
-# (the guests' files, all but the first line's run.txt: awk's arguments)
-set --
-while read -r kind f; do [ "$kind" = run-txt ] || set -- "$@" "$f"; done < "$tmp/files"
-{
-	printf '{"i": 0, "t": '
-	awk -f "$QC_ROOT/scripts/run-txt.awk" "$runtxt"
-	printf '}\n'
-	[ $# -eq 0 ] || awk '
-		FNR == 1 { if (n) print "}"; printf "{\"i\": %d, \"t\": ", ++n } { print } END { if (n) print "}" }' "$@"
-} > "$tmp/docs"
-set --
-while read -r kind f; do set -- "$@" "$kind" "$f"; done < "$tmp/files"
-why=$(jq -n -r --stream -L "$QC_ROOT/scripts" --slurpfile docs "$tmp/docs" --slurpfile run_txt "$QC_ROOT/docs/schemas/run-txt.json" \
-	--slurpfile analysis "$QC_ROOT/docs/schemas/analysis.json" --slurpfile selftest "$QC_ROOT/docs/schemas/selftest.json" \
-	--slurpfile hammer "$QC_ROOT/docs/schemas/hammer.json" --slurpfile pcp_window "$QC_ROOT/docs/schemas/pcp-window.json" \
-	--slurpfile oslat "$QC_ROOT/docs/schemas/oslat.json" \
-	--argjson planted "$planted" --arg iso "$isolated" -f "$QC_ROOT/scripts/check-run.jq" --args "$@" < "$tmp/docs" 2>&1) ||
-	one_by_one "$(printf '%s\n' "$why" | head -n1)"
-case $why in
-"duplicate key") one_by_one "a file holds a key twice" ;;
-"out of step") one_by_one "a file's text is not one JSON value" ;;
+# start): each file is its own --slurpfile, which jq parses alone, and its
+# own input (with a newline after it), read as the parser's events (for
+# duplicate keys). run.txt's lines as the JSON text validate.sh reads.
+awk -f "$QC_ROOT/scripts/run-txt.awk" "$runtxt" > "$tmp/run-txt.json"
+echo > "$tmp/newline"
+nfiles=0
+while read -r kind f; do nfiles=$((nfiles + 1)); done < "$tmp/files"
+# checks N: check-run.jq on the first N files of the list (fewer than all:
+# each file alone, no cross-check).
+checks() {
+	given=$1 n=0
+	set --
+	while [ "$n" -lt "$given" ] && read -r kind f; do
+		[ "$kind" != run-txt ] || f=$tmp/run-txt.json
+		set -- "$@" --slurpfile "f$n" "$f" "$f" "$tmp/newline"
+		n=$((n + 1))
+	done < "$tmp/files"
+	jq -n -r --stream -L "$QC_ROOT/scripts" --slurpfile run_txt "$QC_ROOT/docs/schemas/run-txt.json" \
+		--slurpfile analysis "$QC_ROOT/docs/schemas/analysis.json" --slurpfile selftest "$QC_ROOT/docs/schemas/selftest.json" \
+		--slurpfile hammer "$QC_ROOT/docs/schemas/hammer.json" --slurpfile pcp_window "$QC_ROOT/docs/schemas/pcp-window.json" \
+		--slurpfile oslat "$QC_ROOT/docs/schemas/oslat.json" --argjson planted "$planted" --arg iso "$isolated" \
+		--rawfile list "$tmp/files" --argjson given "$n" -f "$QC_ROOT/scripts/check-run.jq" "$@" < /dev/null 2>&1
+}
+# alone K WHY: file K (from 0) of the list, alone, by the validator, which
+# names what is wrong with it (when the one jq could not read it, WHY).
+alone() {
+	n=0
+	while read -r kind f; do
+		[ "$n" -ne "$1" ] || "$QC_ROOT/scripts/validate.sh" "$kind" "$f" "$(fix "$kind" "$f")"
+		n=$((n + 1))
+	done < "$tmp/files"
+	one_by_one "$2"
+}
+why=$(checks "$nfiles") || case $why in
+"jq: Bad JSON in --slurpfile f"*)
+	# A file jq cannot parse, the first: the files before it, then it.
+	k=${why#"jq: Bad JSON in --slurpfile f"} unread=$(printf '%s\n' "$why" | head -n1)
+	k=${k%% *}
+	why=$(checks "$k") || one_by_one "$(printf '%s\n' "$why" | head -n1)"
+	[ -n "$why" ] || alone "$k" "$unread" ;;
+*) one_by_one "$(printf '%s\n' "$why" | head -n1)" ;;
 esac
+[ "$why" != "duplicate key" ] || one_by_one "a file holds a key twice"
 [ -z "$why" ] || die "$why"

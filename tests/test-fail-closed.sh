@@ -138,13 +138,12 @@ cp "$fixture/spinlock/analysis.json" "$r/rcu/analysis.json"
 cross "one variant's analysis.json copied into another's directory is refused" \
 	"rcu/analysis.json was made from results/20261203-051418/spinlock/trace.dat, not its own"
 fresh
-# A file that closes the wrapper check-run.sh reads the files in, and
-# opens another (its text then not one JSON value).
-# (rcu's, the run's eighth file, opening the wrapper the ninth would have:
-# check-run.sh names it after validating the files one at a time in
-# their order: seven before it, where wq's came after every other guest's.)
+# A file whose text closes its value and opens another (so not JSON):
+# check-run.sh's one jq parses each file alone and stops at it, naming
+# it, rcu's, the run's eighth file (the seven before it then checked,
+# where wq's came after every other guest's).
 printf '{"1": 5}}\n{"i": 8, "t": {"1": 7}\n' > "$r/rcu/pcp-window.json"
-cross "a file whose text would step out of check-run's wrapper is refused, named" "rcu/pcp-window.json: is not JSON"
+cross "a file whose text closes its value and opens another is refused, named" "rcu/pcp-window.json: is not JSON"
 fresh
 # A key twice: the parsed file keeps the last copy; check-run's one jq
 # sees the parser's events too, and each file alone then names it.
