@@ -29,11 +29,13 @@ ktap_plan 38
 bad() { expect_one_error "$1" quietcore "$2" "$validate" "$3" "$4"; }
 
 # The tampered files, each $scratch/NAME, one jq for them all (a jq start
-# each was most of this section's CPU time): "NAME<tab>TEXT" lines, which
-# awk writes out. (TEXT is compact JSON: a tab inside it is escaped.)
+# each was most of this program's CPU time): "NAME<tab>TEXT" lines, which
+# awk writes out. (TEXT is compact JSON: a tab inside it is escaped.) The
+# validator's cases' files, then the cross-checks' and make report's.
 jq -n -r --slurpfile an "$fixture/wq/analysis.json" --slurpfile ham "$fixture/wq/hammer.json" \
 	--slurpfile pcp "$fixture/wq/pcp-window.json" --slurpfile st "$fixture/wq/selftest.json" \
-	--slurpfile oslat "$fixture/wq/oslat.json" '
+	--slurpfile oslat "$fixture/wq/oslat.json" --slurpfile quiet "$fixture/rcu/analysis-quiet.json" \
+	--slurpfile charged "$fixture/wq/selftest-charged.json" --slurpfile summary "$fixture/summary.json" '
 	$an[0] as $an | $ham[0] as $ham
 	| def file($name): "\($name)\t\(tojson)";
 	($an | .cpus["1"].exposure.drains = -1 | file("neg.json")),
@@ -47,7 +49,15 @@ jq -n -r --slurpfile an "$fixture/wq/analysis.json" --slurpfile ham "$fixture/wq
 	($an | del(.cpus["3"].charged_by_rule) | file("norule.json")),
 	($an | .cpus["3"].charged_by_rule.named = 400 | file("sum.json")),
 	($st[0] | .counted = 31 | file("st.json")),
-	($oslat[0] | .thread |= map_values(.histogram = {"x": 1}) | file("oslat.json"))' |
+	($oslat[0] | .thread |= map_values(.histogram = {"x": 1}) | file("oslat.json")),
+	($quiet[0] | .calls_from = "results/x/spinlock/trace.dat" | file("quiet-calls.json")),
+	# A self-test forged to 1 planted, 1 counted per CPU, both files agreeing.
+	($st[0] | .cpus[] = {planted: 1, counted: 1} | .planted = 3 | .counted = 3 | file("forged-selftest.json")),
+	($charged[0] | .cpus[] |= (.charged = 1 | .charged_by_rule = {named: 1, in_flight: 0, rcu_tick: 0}
+	  | .charged_by_cause = {"workqueue:qc_planted_work": 1}) | .charged_total = 3 | file("forged-charged.json")),
+	# The summary without the data of its plots and the tables of the
+	# allocator (one plot to draw is enough).
+	($summary[0] | del(.variants[].plot) | .alloc_bench = null | .alloc_cost = null | file("summary.json"))' |
 	awk -F '\t' -v dir="$scratch" '{ print $2 > (dir "/" $1) }'
 
 # --- values: each file against its schema ------------------------------------
@@ -82,23 +92,21 @@ pristine=$scratch/pristine
 cp -r "$fixture" "$pristine"
 rm -rf "$pristine"/*-bench "$pristine/summary.json"
 fresh() { rm -rf "$r"; cp -r "$pristine" "$r"; }
+# run_txt SED-ARGS...: $r's run.txt made afresh, the pristine one edited by
+# sed (the run.txt cases edit nothing else: $r is otherwise fresh).
+run_txt() { sed "$@" "$pristine/run.txt" > "$r/run.txt"; }
 cross() { expect_one_error "$1" quietcore "$2" "$check" "$r"; }
 fresh
 ktap_check "the fixture passes every cross-check" "$check" "$r"
-sed -i 's/^isolated: .*/isolated: 1-2/' "$r/run.txt"
-sed -i 's/^refill: .*/refill: 2/' "$r/run.txt"
+run_txt -e 's/^isolated: .*/isolated: 1-2/' -e 's/^refill: .*/refill: 2/'
 cross "run.txt isolating fewer CPUs than the guests did is refused" "says 'isolated: 1-2' but guest rcu isolated '1-3'"
-fresh
-sed -i 's/^refill: .*/refill: /' "$r/run.txt"
+run_txt 's/^refill: .*/refill: /'
 cross "a blank refill line while the guests ran refill is refused" "says 'refill: ' but guest rcu ran the refill workload on '2-3'"
-fresh
-sed -i 's/^scenario: .*/scenario: Hammer/' "$r/run.txt"
+run_txt 's/^scenario: .*/scenario: Hammer/'
 cross "an unknown scenario is refused" "unknown scenario 'Hammer'"
-fresh
-sed -i 's/^scenario: .*/scenario: quiet/' "$r/run.txt"
+run_txt 's/^scenario: .*/scenario: quiet/'
 cross "a scenario other than the guests' is refused" "says 'scenario: quiet' but guest rcu ran 'hammer'"
-fresh
-sed -i 's/^isolated: .*/isolated: 1-99999999/' "$r/run.txt"
+run_txt 's/^isolated: .*/isolated: 1-99999999/'
 # Timed in CPU time (the shell's times: its children's user and system
 # time), not by the clock: on a loaded machine, or beside the suite's other
 # programs, the refusal may wait for a CPU longer than it takes; expanding
@@ -126,11 +134,10 @@ ktap_check "an isolated list beyond the guest's vCPUs is refused" \
 	refused "'isolated: 1-99999999' is not a list of CPUs 1-3 of the 4-vCPU guest"
 in_time() { [ "$ms" -lt 1000 ] && refused 'is not a list of CPUs'; }
 ktap_check "... in under 1 s of CPU time (the list is bounded before it is expanded; took $ms ms)" in_time
-fresh
-sed -i 's/^isolated: .*/isolated: 0-3/' "$r/run.txt"
+run_txt 's/^isolated: .*/isolated: 0-3/'
 cross "an isolated list with housekeeping CPU 0 is refused" "'isolated: 0-3' includes housekeeping CPU 0"
 fresh
-jq '.calls_from = "results/x/spinlock/trace.dat"' "$fixture/rcu/analysis-quiet.json" > "$r/rcu/analysis-quiet.json"
+cp "$scratch/quiet-calls.json" "$r/rcu/analysis-quiet.json"
 cross "a quiet control analysed with another variant's drain calls is refused" \
 	"rcu/analysis-quiet.json was made from the drain calls of results/x/spinlock/trace.dat"
 fresh
@@ -151,11 +158,8 @@ sed -i '0,/"total"/s//"total": 0, "total"/' "$r/rcu/analysis.json"
 cross "a guest's file with a key twice is refused by the run's checks, named" \
 	'rcu/analysis.json: the top level has the key "total" twice'
 fresh
-# Forged to 1 planted, 1 counted per CPU, both files agreeing.
-jq '.cpus[] = {planted: 1, counted: 1} | .planted = 3 | .counted = 3' "$fixture/wq/selftest.json" > "$r/wq/selftest.json"
-jq '.cpus[] |= (.charged = 1 | .charged_by_rule = {named: 1, in_flight: 0, rcu_tick: 0}
-	| .charged_by_cause = {"workqueue:qc_planted_work": 1}) | .charged_total = 3' \
-	"$fixture/wq/selftest-charged.json" > "$r/wq/selftest-charged.json"
+cp "$scratch/forged-selftest.json" "$r/wq/selftest.json"
+cp "$scratch/forged-charged.json" "$r/wq/selftest-charged.json"
 cross "a self-test forged to 1/1 without its analysis agreeing is refused" \
 	"wq/selftest.json disagrees with its evidence: CPU 1 planted 1, but selftest-planted.txt says 10"
 
@@ -187,10 +191,8 @@ ktap_check "... with no summary.json left and the run's status failed" \
 
 # make report: renders summary.json and touches nothing else of the run,
 # even when the run's inputs would now be refused.
-# (The summary without its plots' data and the allocator's tables: one
-# plot to draw is enough.)
+# (The summary: $scratch/summary.json, made above.)
 fresh
-jq 'del(.variants[].plot) | .alloc_bench = null | .alloc_cost = null' "$fixture/summary.json" > "$scratch/summary.json"
 cp "$scratch/summary.json" "$r/"
 sed -i 's/"charged": 796,/"charged": NaN,/' "$r/wq/analysis.json"
 make -s -C "$root" report RUN="$r" >/dev/null 2>&1
