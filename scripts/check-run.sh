@@ -173,10 +173,11 @@ alone() {
 	done < "$tmp/files"
 	one_by_one "$2"
 }
+# (jq names itself as it was called: "jq: Bad JSON ...")
 why=$(checks "$nfiles") || case $why in
-"jq: Bad JSON in --slurpfile f"*)
+*": Bad JSON in --slurpfile f"*)
 	# A file jq cannot parse, the first: the files before it, then it.
-	k=${why#"jq: Bad JSON in --slurpfile f"} unread=$(printf '%s\n' "$why" | head -n1)
+	k=${why#*": Bad JSON in --slurpfile f"} unread=$(printf '%s\n' "$why" | head -n1)
 	k=${k%% *}
 	why=$(checks "$k") || one_by_one "$(printf '%s\n' "$why" | head -n1)"
 	[ -n "$why" ] || alone "$k" "$unread" ;;
