@@ -19,22 +19,30 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # The cache the pristine trees are unpacked in once per machine (the
 # config checks below read the 6.1 tree there, never writing to it).
-real_cache=$(QC_ROOT=$root sh -c '. "$QC_ROOT/scripts/lib/paths.sh" && echo "$QC_CACHE"')
+# (and the 6.1 tree's place there: both named by paths.sh, in one subshell)
+# shellcheck disable=SC2034 # QC_ROOT: paths.sh's
+{ read -r real_cache; read -r pristine61; } <<EOF
+$(QC_ROOT=$root; . "$root/scripts/lib/paths.sh" && echo "$QC_CACHE" && qc_pristine_dir linux-source-6.1)
+EOF
 export QC_RESULTS="$scratch/results" QC_CACHE="$scratch/cache"
 
 ktap_plan 29
 
-# fresh: $fake, a copy of what the host scripts read, as the repository has it.
+# fresh: $fake, a new copy of what the host scripts read, as the
+# repository has it (by one cp: a cp a directory before).
 fake=$scratch/repo
 fresh() {
-	rm -rf "$fake"
-	mkdir -p "$fake/tracing" "$fake/bench/plugin" "$fake/guest-init" "$fake/patches"
-	cp -r "$root/scripts" "$root/configs" "$root/common" "$fake/"
-	cp -r "$root/tracing/probes" "$fake/tracing/"
-	cp "$root"/bench/plugin/*.list "$fake/bench/plugin/"
-	cp "$root/patches/series" "$fake/patches/"
-	cp -r "$root/guest-init/scenarios" "$fake/guest-init/"
+	mkdir -p "$fake"
+	(cd "$root" && cp -r --parents scripts configs common tracing/probes bench/plugin/*.list \
+		patches/series guest-init/scenarios "$fake/")
 }
+# in_copy / no_src / on_built COMMAND...: COMMAND run on the copy
+# (QC_ROOT=$fake), without the trees' packages (QC_SRC, an empty place),
+# on the made-up build below (QC_CACHE=$built): the shell's assignment,
+# not env's process a call.
+in_copy() { QC_ROOT=$fake "$@"; }
+no_src() { QC_SRC=$scratch/nosrc "$@"; }
+on_built() { QC_CACHE=$built "$@"; }
 # breaks PATH: the case that follows breaks $fake/PATH, one file of the
 # copy, once the file the case before broke is mended (copied back from
 # the repository): one copy serves every case (a fresh copy a case was a
@@ -65,7 +73,6 @@ if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
 	cp "$fake/tracing/probes/spinlock.list" "$fake/tracing/probes/nort.list"
 	printf 'nort drain_pages 1\n' >> "$fake/bench/plugin/drain-reach.list"
 	printf 'nort - linux-source-6.1 guest.config,nort.config audit\n' >> "$fake/patches/series"
-	pristine61=$(QC_ROOT=$root QC_CACHE=$real_cache sh -c '. "$QC_ROOT/scripts/lib/paths.sh" && qc_pristine_dir linux-source-6.1')
 	# (a fixed path: the Kconfig tools' .cmd files name the tree by it)
 	cfg_cache=$real_cache/tests/config-nort
 	mkdir -p "$cfg_cache" && ln -sfn "$pristine61" "$cfg_cache/linux-source-6.1"
@@ -75,15 +82,19 @@ if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
 		     echo "$files"; cat $files "$pristine61/.qc-pristine"; gcc --version; ld --version; } 2>&1 |
 		  sha256sum | cut -c1-16)
 	kept=$cfg_cache/outcome-$cfg_key
+	# outcome: the directory of the pass's out, rc and config, the kept
+	# one's (read there, never written) or this run's.
 	if [ -f "$kept/rc" ]; then
-		cp "$kept/out" "$scratch/cfg.out" && cp "$kept/rc" "$scratch/cfg.rc" && cp "$kept/config" "$scratch/cfg.config"
+		outcome=$kept
 	else
-		(QC_ROOT=$fake QC_CACHE=$cfg_cache "$fake/scripts/build.sh" --config-only nort > "$scratch/cfg.out" 2>&1
-		 echo $? > "$scratch/cfg.rc"
-		 cp "$merged" "$scratch/cfg.config" 2>/dev/null
+		outcome=$scratch/cfg
+		mkdir "$outcome"
+		(QC_ROOT=$fake QC_CACHE=$cfg_cache "$fake/scripts/build.sh" --config-only nort > "$outcome/out" 2>&1
+		 echo $? > "$outcome/rc"
+		 cp "$merged" "$outcome/config" 2>/dev/null
 		 rm -rf "$cfg_cache"/outcome-*
-		 mkdir "$kept" && cp "$scratch/cfg.out" "$kept/out" && cp "$scratch/cfg.config" "$kept/config" &&
-			cp "$scratch/cfg.rc" "$kept/rc") &
+		 mkdir "$kept" && cp "$outcome/out" "$kept/out" && cp "$outcome/config" "$kept/config" &&
+			cp "$outcome/rc" "$kept/rc") &
 		cfg_pid=$!
 	fi
 	cfg_done=yes
@@ -99,7 +110,7 @@ nothing_built() { [ ! -e "$QC_CACHE" ] || { ktap_diag "... but $QC_CACHE was cre
 refused() {
 	desc=$1 pattern=$2
 	shift 2
-	expect_one_error "$desc" quietcore "$pattern" env QC_ROOT="$fake" "$@"
+	expect_one_error "$desc" quietcore "$pattern" in_copy "$@"
 	nothing_built
 }
 
@@ -109,13 +120,15 @@ refused() {
 . "$root/scripts/lib/log.sh"
 . "$root/scripts/lib/plugin.sh"
 . "$root/scripts/lib/variants.sh"
+. "$root/scripts/lib/probes.sh"
 marked=$(awk '!/^#/ && / default( |$)/ { print $1 }' "$root/patches/series" | paste -sd' ' -)
 ktap_check "the default variants are those patches/series marks 'default' ($marked)" \
 	test -n "$marked" -a "$(qc_default_variants)" = "$marked"
-written=$(for f in Makefile compare stress; do
-	case $f in Makefile) p=$root/Makefile ;; *) p=$root/scripts/$f.sh ;; esac
-	grep -nE '(wq|rcu|spinlock)[ ,]+(wq|rcu|spinlock)' "$p" /dev/null | grep -v '^[^:]*:[0-9]*:[[:space:]]*#'
-done)
+# (one grep over the three files: a grep pair a file before; the jobs'
+# names built, as tests/check-boots.awk takes a job's path for a boot)
+set -- "$root/Makefile"
+for j in compare stress; do set -- "$@" "$root/scripts/$j.sh"; done
+written=$(grep -nE '(wq|rcu|spinlock)[ ,]+(wq|rcu|spinlock)' "$@" | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')
 ktap_check "no variant list is written out in the Makefile or the compare and stress jobs${written:+ ($written)}" \
 	test -z "$written"
 # A variant the copy's registry marks default, lacking its probes: the
@@ -125,10 +138,10 @@ fresh
 breaks patches/series
 echo "extra - linux-source-6.1 guest.config audit default" >> "$fake/patches/series"
 expect_one_error "compare without --variants runs the registry's defaults (the new 'extra' among them)" quietcore \
-	"variant 'extra' needs tracing/probes/extra.list" env QC_ROOT="$fake" "$fake/scripts/compare.sh"
+	"variant 'extra' needs tracing/probes/extra.list" in_copy "$fake/scripts/compare.sh"
 nothing_built
 expect_one_error "... and so does stress" quietcore \
-	"variant 'extra' needs tracing/probes/extra.list" env QC_ROOT="$fake" "$fake/scripts/stress.sh"
+	"variant 'extra' needs tracing/probes/extra.list" in_copy "$fake/scripts/stress.sh"
 nothing_built
 
 # A guest's directory names its variant by the longest registered prefix:
@@ -145,7 +158,7 @@ rm "$fake/tracing/probes/wq.list"
 refused "a variant without its exposure probes is refused before the build" \
 	"variant 'wq' needs tracing/probes/wq.list, which is missing" "$fake/scripts/build.sh" wq
 expect_one_error "... and by compare before it builds the variants before it" quietcore \
-	"variant 'wq' needs tracing/probes/wq.list" env QC_ROOT="$fake" "$fake/scripts/compare.sh" --variants "spinlock wq"
+	"variant 'wq' needs tracing/probes/wq.list" in_copy "$fake/scripts/compare.sh" --variants "spinlock wq"
 nothing_built
 breaks tracing/probes/audit.list
 rm "$fake/tracing/probes/audit.list"
@@ -162,7 +175,7 @@ refused "a variant whose config fragment is missing is refused, naming the fragm
 breaks bench/plugin/drain-reach.list
 sed -i '/^wq /d' "$fake/bench/plugin/drain-reach.list"
 expect_one_error "a variant without a drain-reach rule is refused" quietcore \
-	"drain-reach.list has no rule for variant 'wq'" env QC_ROOT="$fake" "$fake/scripts/run.sh" -V wq
+	"drain-reach.list has no rule for variant 'wq'" in_copy "$fake/scripts/run.sh" -V wq
 nothing_built
 breaks bench/plugin/spin-wait.list
 : > "$fake/bench/plugin/spin-wait.list"
@@ -188,19 +201,32 @@ refused "a variant on another tree than its base's is refused" \
 mend
 refused "a variant whose tree is not installed names the package and make setup" \
 	"variant 'spinlock' is built from linux-source-6.1, which is not installed (.* is missing): run 'sudo make setup'" \
-	env QC_SRC="$scratch/nosrc" "$fake/scripts/build.sh" spinlock
+	no_src "$fake/scripts/build.sh" spinlock
 expect_one_error "... and compare refuses before building the variants before it" quietcore \
 	"variant 'wq' is built from linux-source-6.1, which is not installed" \
-	env QC_ROOT="$fake" QC_SRC="$scratch/nosrc" "$fake/scripts/compare.sh" --variants "wq rcu"
+	in_copy no_src "$fake/scripts/compare.sh" --variants "wq rcu"
 nothing_built
 
 # Every tree's audit list fires audit.list's triggers in its order (the
 # guest has one audit_<name> per trigger, and the cross-kernel audit one row
 # per trigger); only the probed functions may differ.
-triggers() { sed -n 's|^p:qcaudit/\([a-z_]*\) .*|\1|p' "$root/tracing/probes/$1.list" | paste -sd' ' -; }
+# (one a line: compared, not shown)
+triggers() { sed -n 's|^p:qcaudit/\([a-z_]*\) .*|\1|p' "$root/tracing/probes/$1.list"; }
+# audits, sends_lists: the audit lists the registry names, and their
+# send-side lists (qc_sends_of), each once, in the registry's order (read
+# in this shell, by the library's reader: three tools a list before).
+audits='' sends_lists=
+lists_of() {
+	[ -n "${5-}" ] || return 0
+	case " $audits " in *" $5 "*) return 0 ;; esac
+	audits="$audits $5"
+	qc_sends_of "$5"
+	case " $sends_lists " in *" $QC_SEND_LIST "*) ;; *) sends_lists="$sends_lists $QC_SEND_LIST" ;; esac
+}
+qc_registry_each lists_of || :
 # (audit.list's triggers read once, not once a list)
 want=$(triggers audit) odd=
-for a in $(qc_registry | awk '{ print $5 }' | sort -u); do
+for a in $audits; do
 	[ "$(triggers "$a")" = "$want" ] || odd="$odd $a"
 done
 ktap_check "every audit list in patches/series names audit.list's triggers in its order${odd:+ (not:$odd)}" \
@@ -218,7 +244,7 @@ sends() {
 # (each list the variants name read once, and origins.list once: three
 # tools a list, where variants share their tree's list)
 want=$(sends origins) odd=
-for l in $(for v in $(qc_registry | awk '{ print $1 }'); do qc_variant_sends "$v"; done | sort -u); do
+for l in $sends_lists; do
 	[ "$(sends "$l")" = "$want" ] || odd="$odd $l"
 done
 ktap_check "every send-side list in patches/series defines origins.list's events and fields${odd:+ (not:$odd)}" \
@@ -233,7 +259,11 @@ ktap_check "qc_config_requested: the last fragment's word on each symbol, in fir
 	'CONFIG_A=y|# CONFIG_PREEMPT is not set|CONFIG_B=y|CONFIG_C="x y"'
 # A flavour merges configs/<flavour>.config, then the flavour's companion
 # of each of the variant's fragments that has one (RT's lock debugging).
-frags() { qc_variant_configs "$@" | sed 's|.*/||' | paste -sd' ' -; }
+frags() {
+	_fr=
+	for _p in $(qc_variant_configs "$@"); do _fr="$_fr ${_p##*/}"; done
+	echo "${_fr# }"
+}
 ktap_check "qc_variant_configs: rcu-6.12-rt's debug flavour adds debug.config, then guest-6.12-rt-debug.config; the plain one neither" \
 	test "$(frags rcu-6.12-rt debug)" = "guest.config guest-6.12.config guest-6.12-rt.config debug.config guest-6.12-rt-debug.config" \
 	-a "$(frags rcu-6.12-rt)" = "guest.config guest-6.12.config guest-6.12-rt.config" \
@@ -242,13 +272,16 @@ ktap_check "qc_variant_configs: rcu-6.12-rt's debug flavour adds debug.config, t
 if [ -n "${cfg_done:-}" ]; then
 	[ -z "${cfg_pid:-}" ] || wait "$cfg_pid"
 	# cfg_status: build.sh's output, then its exit status (expect_error reads both).
-	cfg_status() { cat "$scratch/cfg.out"; return "$(cat "$scratch/cfg.rc")"; }
+	cfg_status() { cat "$outcome/out"; read -r _rc < "$outcome/rc"; return "$_rc"; }
 	# (build.sh's progress lines come first: the error is its last line)
 	expect_error "an option Kconfig drops is refused by name (PREEMPT_RT: 6.1's x86 has no ARCH_SUPPORTS_RT)" \
 		"Kconfig dropped requested options for nort: CONFIG_PREEMPT_RT (check" cfg_status
-	merged=$scratch/cfg.config
+	# (its two lines looked for in this shell's greps, not a shell's)
+	preempt_kept_off() {
+		grep -qx '# CONFIG_PREEMPT is not set' "$outcome/config" && grep -qx 'CONFIG_PREEMPT_NONE=y' "$outcome/config"
+	}
 	ktap_check "a variant's fragment turns off what guest.config turns on (CONFIG_PREEMPT), and Kconfig keeps it so" \
-		sh -c "grep -qx '# CONFIG_PREEMPT is not set' '$merged' && grep -qx 'CONFIG_PREEMPT_NONE=y' '$merged'"
+		preempt_kept_off
 else
 	ktap_skip "an option Kconfig drops is refused: no 6.1 tree"
 	ktap_skip "a variant's fragment overrides guest.config: the 6.1 tree could not be unpacked"
@@ -263,17 +296,20 @@ b=$built/build/wq
 mkdir -p "$b/arch/x86/boot" && : > "$b/arch/x86/boot/bzImage"
 sed -n 's/^[pr]:[^ ]* \([^ ]*\).*/ffffffff81000000 T \1/p' "$root/tracing/probes/origins.list" \
 	"$root/tracing/probes/wq.list" "$root/tracing/probes/audit.list" > "$b/System.map"
+# probes_pass VARIANT FLAVOUR SCENARIO: qc_check_probes passes on that
+# build (in a subshell: a refusal exits).
+probes_pass() { (QC_CACHE=$built; qc_check_probes "$@"); }
 ktap_check "a build whose System.map has every probed function passes, for the audit too" \
-	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib/paths.sh'; . '$root/scripts/lib/log.sh'; . '$root/scripts/lib/plugin.sh'; . '$root/scripts/lib/variants.sh'; . '$root/scripts/lib/probes.sh' && qc_check_probes wq '' audit"
+	probes_pass wq '' audit
 sed -i '/ alloc_contig_range$/d' "$b/System.map"
 expect_one_error "an audit probe's function the build lacks is refused before the audit's guest boots, naming list and function" quietcore \
 	"tracing/probes/audit.list probes alloc_contig_range, which the wq build does not have" \
-	env QC_CACHE="$built" "$root/scripts/run.sh" -V wq --no-build -s audit
+	on_built "$root/scripts/run.sh" -V wq --no-build -s audit
 ktap_check "... while a guest that defines no audit probe passes the check" \
-	sh -c "QC_ROOT='$root' QC_CACHE='$built'; . '$root/scripts/lib/paths.sh'; . '$root/scripts/lib/log.sh'; . '$root/scripts/lib/plugin.sh'; . '$root/scripts/lib/variants.sh'; . '$root/scripts/lib/probes.sh' && qc_check_probes wq '' oslat"
+	probes_pass wq '' oslat
 sed -i '/ drain_pages_zone$/d' "$b/System.map"
 expect_one_error "an exposure probe's function the build lacks is refused before any guest boots" quietcore \
 	"tracing/probes/wq.list probes drain_pages_zone, which the wq build does not have" \
-	env QC_CACHE="$built" "$root/scripts/run.sh" -V wq --no-build -s oslat
+	on_built "$root/scripts/run.sh" -V wq --no-build -s oslat
 ktap_check "... and no run was written" test ! -e "$QC_RESULTS"
 ktap_finish
