@@ -3,8 +3,10 @@
 # answers under the host's shell (dash) and the guest's (busybox ash): the
 # list form the host checks input with, the bitmask form the guest's
 # cpusets/ and tracing/guest/ use.
-. "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
+# (dirname's answer without its process)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+. "$here/ktap.sh"
+root=$(cd "$here/.." && pwd)
 
 # Each case: a command line of the helper's functions, " => ", and what
 # it prints.

@@ -4,8 +4,10 @@
 # cpuset only when the boot isolated every one of them (boot_isolated_all,
 # cpusets/tasks.sh), and verify.sh accepts a member cpuset on that
 # condition alone. On a fake cgroup root and CPU directory; boots nothing.
-. "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
+# (dirname's answer without its process)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+. "$here/ktap.sh"
+root=$(cd "$here/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_CGROOT="$scratch/cg" QC_SYSCPU="$scratch/cpu"
@@ -36,12 +38,15 @@ ktap_check "... nor where the kernel does not say" fails boot_isolated_all "$m2"
 echo member > "$QC_CGROOT/isolated/cpuset.cpus.partition"
 echo 1-3 > "$QC_CGROOT/isolated/cpuset.cpus.effective"
 booted 1-3
+# verify_says LINE-REGEX: a line of verify.sh's answer for CPUs 1-3 matches
+# (its pipeline in this shell, not in a sh of its own a check).
+verify_says() { sh "$root/cpusets/verify.sh" 0 1-3 | grep -q "$1"; }
 ktap_check "verify.sh: a member cpuset over CPUs the boot isolated is accepted (info)" \
-	sh -c "sh '$root/cpusets/verify.sh' 0 1-3 | grep -q '^info cpu 1-3: .* is a member cpuset'"
+	verify_says '^info cpu 1-3: .* is a member cpuset'
 echo 0-3 > "$QC_CGROOT/cpuset.cpus.effective"
 ktap_check "verify.sh: ... and the root cgroup keeps those CPUs then (no partition took them)" \
-	sh -c "sh '$root/cpusets/verify.sh' 0 1-3 | grep -q '^info cpu 1-3: cgroup .* keeps them'"
+	verify_says '^info cpu 1-3: cgroup .* keeps them'
 booted 1-2
 ktap_check "verify.sh: ... and fails where the boot did not isolate them all" \
-	sh -c "sh '$root/cpusets/verify.sh' 0 1-3 | grep -q '^FAIL cpu 1-3: .* is no partition and the boot did not isolate all of 1-3'"
+	verify_says '^FAIL cpu 1-3: .* is no partition and the boot did not isolate all of 1-3'
 ktap_finish
