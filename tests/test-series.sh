@@ -29,9 +29,9 @@ ktap_require git
 ktap_plan 18
 "$root/scripts/tree.sh" spinlock > /dev/null 2>&1 || ktap_diag "could not unpack the pristine 6.1 tree"
 "$root/scripts/tree.sh" spinlock-6.12 > /dev/null 2>&1 || ktap_diag "could not unpack the pristine 6.12 tree (sudo make setup installs it)"
-# pristine_of VARIANT: the unpacked stock tree the variant is built from.
-pristine_of() { qc_pristine_dir "$(qc_variant_tree "$1")"; }
-pristine=$(pristine_of spinlock)
+# pristine_of VARIANT: the unpacked stock tree the variant is built from
+# (its tree read in this shell: qc_variant_word, not a subshell).
+pristine_of() { qc_variant_word "$1" 3 && qc_pristine_dir "$QC_VW"; }
 
 # copy_files FROM TO PATH...: FROM/PATH copied to TO/PATH, by one cp.
 copy_files() {
@@ -47,9 +47,11 @@ apply_stack() {
 	_pristine=$(pristine_of "$1")
 	[ -f "$_pristine/Makefile" ] || { ktap_diag "no pristine tree for $1"; return 1; }
 	_dir=$2
-	rm -rf "$_dir" && mkdir -p "$_dir" || return 1
-	stack= v=$1
-	while [ "$v" != "-" ]; do stack="$v $stack"; v=$(qc_variant_base "$v"); done
+	# (a directory of the scratch's, new: rm only for one that is there)
+	{ [ ! -e "$_dir" ] || rm -rf "$_dir"; } && mkdir -p "$_dir" || return 1
+	# (each base read in this shell: qc_variant_word, not a subshell)
+	stack='' v=$1
+	while [ "$v" != "-" ]; do stack="$v $stack"; qc_variant_word "$v" 2; v=$QC_VW; done
 	set --
 	for v in $stack; do
 		for p in $(qc_variant_patches "$v"); do set -- "$@" "$p"; done
@@ -68,11 +70,11 @@ apply_stack() {
 	# each to what those before it made (a git a patch was most of this
 	# check's cost). When one does not apply, the files again and the
 	# patches one by one name the first.
-	(cd "$_dir" && git apply "$@" 2>/dev/null) && return 0
+	git -C "$_dir" apply "$@" 2>/dev/null && return 0
 	# shellcheck disable=SC2086 # a path a word
 	rm -rf "$_dir" && mkdir -p "$_dir" && copy_files "$_pristine" "$_dir" $_files || return 1
 	for p; do
-		(cd "$_dir" && git apply "$p") || { ktap_diag "${p##*/} does not apply"; return 1; }
+		git -C "$_dir" apply "$p" || { ktap_diag "${p##*/} does not apply"; return 1; }
 	done
 }
 ktap_check "wq applies to pristine 6.1 in order" apply_stack wq "$scratch/wq"
@@ -162,11 +164,14 @@ EOF
 ktap_check "wq patches are checkpatch --strict clean" checkpatch_clean wq
 ktap_check "rcu patches are checkpatch --strict clean" checkpatch_clean rcu
 ktap_check "rcu-6.12-rt patches are checkpatch --strict clean (6.12's checkpatch.pl)" checkpatch_clean rcu-6.12-rt
-ktap_check "every patch is signed by the project, not a person" \
-	sh -c "! grep -h '^Signed-off-by:' '$root'/patches/*/0*.patch | grep -v 'quietcore maintainers <maintainers@quietcore.invalid>'"
+# (these checks' pipelines in this shell's functions, not a sh's each)
+signed_by_project() {
+	! grep -h '^Signed-off-by:' "$root"/patches/*/0*.patch | grep -v 'quietcore maintainers <maintainers@quietcore.invalid>'
+}
+ktap_check "every patch is signed by the project, not a person" signed_by_project
 
-ktap_check "wq uses no pcp spinlock helper" \
-	sh -c "! grep -nE 'pcp_spin_(lock|trylock|unlock)|pcpu_spin_|spin_lock_init\\(&pcp->lock\\)' '$scratch/wq/mm/page_alloc.c'"
+no_pcp_spin_helper() { ! grep -nE 'pcp_spin_(lock|trylock|unlock)|pcpu_spin_|spin_lock_init\(&pcp->lock\)' "$1/mm/page_alloc.c"; }
+ktap_check "wq uses no pcp spinlock helper" no_pcp_spin_helper "$scratch/wq"
 # The body of __drain_all_pages(), from its definition to its closing brace.
 drain_body() { sed -n '/^static void __drain_all_pages(/,/^}/p' "$1/mm/page_alloc.c"; }
 queues_drain_work() { drain_body "$1" | grep -q 'queue_work_on(cpu, mm_percpu_wq'; }
