@@ -43,7 +43,9 @@ refill_cpus=$QC_REFILL_CPUS
 [ "$scenario" != rthog ] || qc_check_rthog "$refill_cpus" ""
 [ "$build" = no ] || qc_check_tree $variants
 
-n=$(echo $variants | wc -w)
+# (the variants counted in the shell, as wc -w counts the words)
+n=0
+for v in $variants; do n=$((n + 1)); done
 : "${bench_runs:=$QC_GUEST_BENCH_RUNS}" "${cost_runs:=$QC_GUEST_BENCH_RUNS}"
 case $bench_runs in ''|*[!0-9]*) die "--bench-runs '$bench_runs' is not a number" ;; esac
 [ "$bench_runs" -eq 0 ] || [ "$bench_runs" -ge 2 ] || die "--bench-runs needs at least 2 runs for a t-test (or 0 to skip)"

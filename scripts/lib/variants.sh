@@ -219,7 +219,11 @@ qc_check_variant() {
 	qc_drain_reach "$1" >/dev/null
 }
 # qc_tree_tarball TREE: the stock source a tree package installs.
-qc_tree_tarball() { echo "$QC_SRC/$1.tar.xz"; }
+qc_tree_tarball() { qc_tree_tarball_of "$1"; echo "$QC_TARBALL"; }
+# qc_tree_tarball_of TREE: QC_TARBALL, the path qc_tree_tarball prints, set
+# in this shell (qc_check_tree checks every variant of a compare: no
+# subshell for each).
+qc_tree_tarball_of() { QC_TARBALL=$QC_SRC/$1.tar.xz; }
 # qc_tree_version TREE: the installed package's version (6.1.192-3), which
 # every run records: Debian's security archive moves.
 qc_tree_version() { dpkg-query -W -f '${Version}' "$1" 2>/dev/null || echo "(version unknown)"; }
@@ -230,8 +234,9 @@ qc_check_tree() {
 		# (its tree read in this shell: every compare checks each variant's)
 		qc_variant_word "$_v" 3
 		_t=$QC_VW
-		[ -f "$(qc_tree_tarball "$_t")" ] ||
-			die "variant '$_v' is built from $_t, which is not installed ($(qc_tree_tarball "$_t") is missing): run 'sudo make setup'"
+		qc_tree_tarball_of "$_t"
+		[ -f "$QC_TARBALL" ] ||
+			die "variant '$_v' is built from $_t, which is not installed ($QC_TARBALL is missing): run 'sudo make setup'"
 	done
 }
 # The patch files of one variant, in the order they apply.
