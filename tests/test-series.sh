@@ -177,7 +177,10 @@ drain_body() { sed -n '/^static void __drain_all_pages(/,/^}/p' "$1/mm/page_allo
 queues_drain_work() { drain_body "$1" | grep -q 'queue_work_on(cpu, mm_percpu_wq'; }
 queues_no_work() {
 	body=$(drain_body "$1")
-	[ -n "$body" ] && ! printf '%s\n' "$body" | grep -qE 'queue_work|schedule_work|flush_work'
+	# (the body given to grep by a here-document, not a printf's process)
+	[ -n "$body" ] && ! grep -qE 'queue_work|schedule_work|flush_work' <<EOF
+$body
+EOF
 }
 ktap_check "wq's __drain_all_pages() queues work on mm_percpu_wq" queues_drain_work "$scratch/wq"
 ktap_check "rcu's __drain_all_pages() queues no work on any CPU" queues_no_work "$scratch/rcu"
@@ -226,7 +229,9 @@ body() { sed -n "/^$2(/,/^}/p" "$1/mm/page_alloc.c"; }
 # coming online: it must not take those CPUs' pcp->lock.
 cacheinfo_unlocked() {
 	b=$(body "$1" 'static void zone_pcp_update_cacheinfo')
-	[ -n "$b" ] && ! printf '%s\n' "$b" | grep -qE 'spin_(lock|trylock)|pcp_spin_'
+	[ -n "$b" ] && ! grep -qE 'spin_(lock|trylock)|pcp_spin_' <<EOF
+$b
+EOF
 }
 both() {
 	desc=$1
@@ -248,7 +253,10 @@ drains_through_rcu() {
 		has "$b" 'detach_pcplists(pcp, force_all_cpus)' &&
 		has "$b" 'synchronize_rcu();' &&
 		has "$b" 'drain_detached_pcplists(cpu, z);' &&
-		! printf '%s\n%s\n' "$b" "$d" | grep -qE 'drain_pages(_zone)?\(|spin_(lock|trylock)|pcp_spin_'
+		! grep -qE 'drain_pages(_zone)?\(|spin_(lock|trylock)|pcp_spin_' <<EOF
+$b
+$d
+EOF
 }
 both "rcu-6.12-rt: __drain_all_pages() swaps, waits with synchronize_rcu() and frees without a pcp->lock" \
 	drains_through_rcu
