@@ -80,7 +80,10 @@ expect_error() {
 	if out=$("$@" 2>&1); then
 		ktap_not_ok "$desc"
 		ktap_diag "exited 0; output: $out"
-	elif printf '%s\n' "$out" | grep -q "^quietcore: error: .*$pattern"; then
+	elif grep -q "^quietcore: error: .*$pattern" <<-EOF
+		$out
+		EOF
+	then
 		ktap_ok "$desc"
 	else
 		ktap_not_ok "$desc"
@@ -106,7 +109,10 @@ expect_one_error() {
 	shift 3
 	if out=$("$@" 2>&1); then
 		ktap_not_ok "$desc"; ktap_diag "exited 0: $out"
-	elif ktap_one_line "$out" && printf '%s\n' "$out" | grep -q "^$tool: error: .*$pattern"; then
+	elif ktap_one_line "$out" && grep -q "^$tool: error: .*$pattern" <<-EOF
+		$out
+		EOF
+	then
 		ktap_ok "$desc"
 	else
 		ktap_not_ok "$desc"; ktap_diag "wrong message: $out"
