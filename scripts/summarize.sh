@@ -233,33 +233,39 @@ alloc_bench() {
 	[ -n "$bench_guests" ] || { echo '{}'; return 0; }
 	b=$tmp/bench
 	mkdir -p "$b"
-	out='{}'
 	for g in $bench_guests; do
 		f=$run/$g/$QC_PFT
 		[ -s "$f" ] || continue
 		variant_of "$g"
 		jq -r .faults_per_sec "$f" > "$b/$vo"
 	done
-	if [ -n "$(ls "$b")" ]; then
-		welch=$(qc_welch "$tmp") || exit 1
-		for v in $variants; do
-			[ -f "$b/$v" ] || continue
-			stats='null'
-			if [ -f "$b/$baseline" ] && [ "$v" != "$baseline" ]; then
-				stats=$("$welch" --json "$b/$baseline" "$b/$v" 2>/dev/null || echo null)
-			fi
-			out=$(echo "$out" | jq --arg v "$v" --arg base "$baseline" --argjson w "$stats" --rawfile s "$b/$v" '
-				($s | split("\n") | map(select(length > 0) | tonumber)) as $x
-				| ($x | add / length) as $m
-				| .[$v] = {samples: $x, n: ($x | length), mean: $m,
-				           sd: (if ($x | length) > 1 then
-				                  (($x | map((. - $m) * (. - $m)) | add) / (($x | length) - 1) | sqrt)
-				                else null end),
-				           diff_pct_vs_baseline: (if $v == $base then 0 else $w.diff_pct end),
-				           significant: $w.significant, t: $w.t, df: $w.df, p: $w.p}')
-		done
-	fi
-	echo "$out"
+	[ -n "$(ls "$b")" ] || { echo '{}'; return 0; }
+	welch=$(qc_welch "$tmp") || exit 1
+	# Each variant's samples and its test against the baseline go to one
+	# jq as named arguments, s_VARIANT and w_VARIANT (a jq start costs
+	# more than its work here), in run.txt's order.
+	set --
+	names=
+	for v in $variants; do
+		[ -f "$b/$v" ] || continue
+		stats='null'
+		if [ -f "$b/$baseline" ] && [ "$v" != "$baseline" ]; then
+			stats=$("$welch" --json "$b/$baseline" "$b/$v" 2>/dev/null || echo null)
+		fi
+		set -- "$@" --rawfile "s_$v" "$b/$v" --argjson "w_$v" "$stats"
+		names="$names $v"
+	done
+	jq -n --arg names "$names" --arg base "$baseline" "$@" '
+		reduce ($names | splits(" +") | select(. != "")) as $v ({};
+			($ARGS.named["s_" + $v] | split("\n") | map(select(length > 0) | tonumber)) as $x
+			| $ARGS.named["w_" + $v] as $w
+			| ($x | add / length) as $m
+			| .[$v] = {samples: $x, n: ($x | length), mean: $m,
+			           sd: (if ($x | length) > 1 then
+			                  (($x | map((. - $m) * (. - $m)) | add) / (($x | length) - 1) | sqrt)
+			                else null end),
+			           diff_pct_vs_baseline: (if $v == $base then 0 else $w.diff_pct end),
+			           significant: $w.significant, t: $w.t, df: $w.df, p: $w.p})'
 }
 
 judge_guests
