@@ -6,7 +6,7 @@
 # verdict be judged from nothing is refused: one "quietcore: error:" line,
 # a non-zero exit, no summary.json, the run's status "failed: ...".
 # Boots nothing: each case edits a copy of the fixture with jq.
-# shellcheck disable=SC2016 # jq programs are single-quoted on purpose
+# shellcheck disable=SC2016,SC2154 # jq programs are single-quoted on purpose; ktap_jq_vals sets the figures (f_..., m_...)
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
@@ -14,15 +14,25 @@ trap 'rm -rf "$scratch"' EXIT
 summarize=$root/scripts/summarize.sh
 fixture=$root/tests/fixtures/run
 
-# fresh NAME: a copy of the fixture at $scratch/NAME without its summary
-# and (faster: no t-test to build) without its allocator benchmark, made
-# from one such copy.
+# fresh NAME [VARIANT...]: a copy of the fixture at $scratch/NAME without
+# its summary and (faster: no t-test to build) without its allocator
+# benchmark, made from one such copy; with VARIANTs, a run of those
+# variants' guests only (check-run.sh reads every guest of a pass, ~40 ms
+# each, and most refusals need one).
 base=$scratch/fixture-judged
 cp -r "$fixture" "$base"
 rm -r "$base/summary.json" "$base"/*-bench
 fresh() {
-	cp -r "$base" "$scratch/$1"
-	echo "$scratch/$1"
+	_f=$scratch/$1
+	cp -r "$base" "$_f"
+	if [ $# -gt 1 ]; then
+		shift
+		for _v in wq rcu spinlock; do
+			case " $* " in *" $_v "*) ;; *) rm -r "${_f:?}/$_v" ;; esac
+		done
+		sed -i "s/^variants: .*/variants: $*/" "$_f/run.txt"
+	fi
+	echo "$_f"
 }
 # edit FILE JQ: one JSON file of a copy to be rewritten with a jq filter
 # (all of its changes in one: ktap_jq_edit), made with the others before
@@ -36,18 +46,27 @@ edit() { ktap_jq_edit "$1" "$2 | $resum"; }
 # (verdicts_jq: that line's jq, read with other figures too)
 verdicts_jq='[.variants | to_entries[] | "\(.key)=\(.value.verdict)"] | join(" ")'
 verdicts() { jq -r "$verdicts_jq" "$1/summary.json" 2>/dev/null; }
+# summarized SCRIPT RUN [ENV=VALUE...]: SCRIPT (a summarize.sh) judges
+# RUN; when it fails, its output as a diagnostic (the checks of the
+# summary it did not write fail).
+summarized() {
+	_sum=$1 _r=$2
+	shift 2
+	env "$@" "$_sum" "$_r" > "$scratch/out" 2>&1 ||
+		ktap_diag "summarize.sh failed on $_r: $(cat "$scratch/out")"
+}
+# verdicts_are DESCRIPTION EXPECTED GOT: a run's verdicts, GOT (as
+# verdicts_jq makes them: read with the case's other figures), are EXPECTED.
+verdicts_are() {
+	if [ "$3" = "$2" ]; then ktap_ok "$1"; else ktap_not_ok "$1"; ktap_diag "got: $3, want: $2"; fi
+}
 # judged DESCRIPTION EXPECTED RUN [ENV=VALUE...]: summarize RUN (exit 0)
 # and compare its verdicts with EXPECTED.
 judged() {
 	desc=$1 want=$2 r=$3
 	shift 3
-	if ! env "$@" "$summarize" "$r" > "$scratch/out" 2>&1; then
-		ktap_not_ok "$desc"; ktap_diag "$(cat "$scratch/out")"
-	elif [ "$(verdicts "$r")" = "$want" ]; then
-		ktap_ok "$desc"
-	else
-		ktap_not_ok "$desc"; ktap_diag "got: $(verdicts "$r"), want: $want"
-	fi
+	summarized "$summarize" "$r" "$@"
+	verdicts_are "$desc" "$want" "$(verdicts "$r")"
 }
 # refused DESCRIPTION PATTERN RUN [ENV=VALUE...]: summarize must refuse RUN
 # with exactly one line, "quietcore: error: ...PATTERN...", a non-zero
@@ -79,26 +98,29 @@ run=$scratch/run
 cp -r "$fixture" "$run"
 echo '{"stale": true}' > "$run/summary.json.tmp"
 ktap_check "summarize judges the three-variant fixture" sh -c "'$summarize' '$run' > '$scratch/table' 2>'$scratch/err'"
-# same_json A B: the files hold equal JSON values (key order aside, as
-# jq -S and cmp would find).
-same_json() { jq -e -n --slurpfile a "$1" --slurpfile b "$2" '$a == $b' > /dev/null; }
+# The summary's figures the checks below compare, and what they are
+# compared with (the committed summary; the drain-cause list's patterns,
+# its lines but comments and blank ones; the latency files' maxima), one
+# jq: f_<KEY>.
+ktap_jq_vals "$run/summary.json" f_ '{
+	same: (. == $committed[0]),
+	verdicts: ('"$verdicts_jq"'),
+	wq2: (.variants.wq.cpus["2"] | [.workload, .interruptions, .charged, .indirect, .unknown, .exposure, .coincidences, .control.rcu_qs, .control.charged] | tojson),
+	rcu: (.variants.rcu | [.charged_total, .interruptions_total, .cpus["3"].by_cause] | tojson),
+	spinlock: (.variants.spinlock | [.verdict_cpus, .cpus["3"].exposure.drains, .cpus["3"].charged] | tojson),
+	policy: (.policy | [.drain_causes, .drain_causes_file, .min_drain_calls, .min_exposure, .exposure_scenarios, .baseline, .continuation_ns] | tojson),
+	listed: ($list | split("\n") | map(select(test("^#|^[[:space:]]*$") | not)) | tojson),
+	selftest: ([.variants[].selftest | [.counted, .planted, .verdict_check.verdict, .verdict_check.exact]] | unique | tojson),
+	latency: (.variants.rcu.cpus | [.["1"].latency_tool, .["1"].latency_max_us, .["2"].latency_tool, .["2"].latency_max_us] | tojson),
+	latency_files: (["oslat", ($oslat[0].thread[] | select(.cpu == 1) | .max), "refill", ($refill[0].thread[] | select(.cpu == 2) | .max)] | tojson),
+	bench: (.alloc_bench | [.wq.diff_pct_vs_baseline, (.spinlock.diff_pct_vs_baseline | . * 10 | round), .spinlock.significant] | tojson)}' \
+	--slurpfile committed "$fixture/summary.json" --rawfile list "$root/tracing/drain-causes.list" \
+	--slurpfile oslat "$run/rcu/oslat.json" --slurpfile refill "$run/rcu/refill.json"
 ktap_check "the committed fixture summary is what summarize writes (regenerate it: see its README)" \
-	same_json "$fixture/summary.json" "$run/summary.json"
+	test "$f_same" = true
 ktap_check "no stale summary.json.tmp is left" test ! -e "$run/summary.json.tmp"
 ktap_check "the run's status stays ok" test "$(cat "$run/status")" = ok
-ktap_check "verdicts: wq FAIL, rcu PASS, spinlock UNEXPOSED" test "$(verdicts "$run")" = "wq=FAIL rcu=PASS spinlock=UNEXPOSED"
-# The summary's figures the checks below compare, one jq, a line each.
-{ read -r f_wq2; read -r f_rcu; read -r f_spinlock; read -r f_policy; read -r f_selftest; read -r f_latency
-  read -r f_bench; } <<EOF
-$(jq -c '(.variants.wq.cpus["2"] | [.workload, .interruptions, .charged, .indirect, .unknown, .exposure, .coincidences, .control.rcu_qs, .control.charged]),
-	(.variants.rcu | [.charged_total, .interruptions_total, .cpus["3"].by_cause]),
-	(.variants.spinlock | [.verdict_cpus, .cpus["3"].exposure.drains, .cpus["3"].charged]),
-	(.policy | [.drain_causes, .drain_causes_file, .min_drain_calls, .min_exposure, .exposure_scenarios, .baseline, .continuation_ns]),
-	([.variants[].selftest | [.counted, .planted, .verdict_check.verdict, .verdict_check.exact]] | unique),
-	(.variants.rcu.cpus | [.["1"].latency_tool, .["1"].latency_max_us, .["2"].latency_tool, .["2"].latency_max_us]),
-	(.alloc_bench | [.wq.diff_pct_vs_baseline, (.spinlock.diff_pct_vs_baseline | . * 10 | round), .spinlock.significant])' \
-	"$run/summary.json")
-EOF
+ktap_check "verdicts: wq FAIL, rcu PASS, spinlock UNEXPOSED" test "$f_verdicts" = "wq=FAIL rcu=PASS spinlock=UNEXPOSED"
 ktap_check "wq CPU 2: sent by the drain, the drains that reached it, the old rule's coincidences and the quiet control's RCU forcing" \
 	test "$f_wq2" = '["refill",799,796,0,0,{"drains":398,"pages":25472},796,3,0]'
 ktap_check "rcu PASSes with uncharged other causes shown, not hidden" \
@@ -106,14 +128,11 @@ ktap_check "rcu PASSes with uncharged other causes shown, not hidden" \
 ktap_check "spinlock is UNEXPOSED by its refill CPU 3 (40 drains reached it, the policy needs 100)" \
 	test "$f_spinlock" = '[["3"],40,0]'
 ktap_check "summary.json records the policy it applied: the list's patterns, thresholds, baseline, continuation" \
-	test "$f_policy" = \
-	"[$(grep -v -e '^#' -e '^[[:space:]]*$' "$root/tracing/drain-causes.list" | jq -Rsc 'split("\n") | map(select(. != ""))'),\"tracing/drain-causes.list\",100,{\"refill\":100,\"oslat\":1},[\"hammer\"],\"wq\",1000000]"
+	test "$f_policy" = "[${f_listed:-none},\"tracing/drain-causes.list\",100,{\"refill\":100,\"oslat\":1},[\"hammer\"],\"wq\",1000000]"
 ktap_check "each variant's self-test is judged on its own, verdict check FAIL with exact counts" \
 	test "$f_selftest" = '[[30,30,"FAIL",true]]'
 ktap_check "latency per CPU from its workload's file (CPU 1 oslat.json, CPU 2 refill.json)" \
-	test "$f_latency" = \
-	"$(jq -sc '["oslat", (.[0].thread[] | select(.cpu == 1) | .max), "refill", (.[1].thread[] | select(.cpu == 2) | .max)]' \
-		"$run/rcu/oslat.json" "$run/rcu/refill.json")"
+	test "${f_latency:-none}" = "${f_latency_files:-missing}"
 # The verdict table names the evidence per CPU, one CPU a line, within 100 columns.
 ktap_check "verdict table: wq's row with CPU 1's evidence" grep -qxF \
 	'wq         FAIL               402    19618    98213      0  cpu1 3/1 oslat, ind 0, unk 0' "$scratch/table"
@@ -160,6 +179,30 @@ case_guest otherfunctions wq
 edit "$g/analysis.json" '.policy.drain_functions = ["drain_all_pages"]'
 case_guest planter spinlock
 edit "$g/selftest-charged.json" '.policy.drain_functions = ["drain_all_pages"]'
+# The refusals summarize makes itself, each run alone. All these runs,
+# the one above too, are made first (their edits in one jq), then each
+# judged.
+printf '# nothing but comments\n\n   \n' > "$scratch/empty.list"
+causes_empty=$(fresh causes-empty wq)
+causes_missing=$(fresh causes-missing wq)
+old_analysis=$(fresh old-analysis spinlock)
+edit "$old_analysis/spinlock/analysis.json" 'del(.cpus[].charged, .cpus[].exposure, .drains, .policy, .calls_from)'
+no_isolated=$(fresh no-isolated)
+sed -i 's/^isolated: .*/isolated: /' "$no_isolated/run.txt"
+selftest_fail=$(fresh selftest-fail wq)
+edit "$selftest_fail/wq/selftest.json" '.pass = false'
+# One variant a planted item short on CPU 1, another one over: summed over
+# the variants they would read 60/60, a pass.
+per_variant=$(fresh per-variant wq rcu)
+edit "$per_variant/wq/selftest.json" '.cpus["1"].counted = 9 | .counted = 29'
+edit "$per_variant/rcu/selftest.json" '.cpus["1"].counted = 11 | .counted = 31'
+per_cpu=$(fresh per-cpu spinlock)
+edit "$per_cpu/spinlock/selftest.json" '.cpus["1"].counted = 9 | .cpus["2"].counted = 11'
+# (rcu's: check-run.sh names a file the run's files could not be read
+# with by validating them one at a time in its order, run.txt and then
+# the guests by name; rcu/analysis.json comes second, wq's after 19 more.)
+cut=$(fresh cut)
+head -c 300 "$fixture/rcu/analysis.json" > "$cut/rcu/analysis.json"
 ktap_jq_edits_made
 refused "a run with guests the judging refuses is refused" "" "$cases" QC_JUDGED="$scratch/judged"
 guest_refusals=$(jq -r 'select(.refuse != null) | .refuse' "$scratch/judged" 2>/dev/null)
@@ -187,30 +230,6 @@ guest_refused "an analysis charged with other drain functions than the policy's 
 	"analysis.json was charged with the drain's functions \[drain_all_pages\]"
 guest_refused "a verdict-level self-test not charged with the planter as the drain is refused" spinlock-planter \
 	"selftest-charged.json was charged with the drain's functions \[drain_all_pages\], not \[qc_plant_write\]"
-# The refusals summarize makes itself, each run alone: the runs made
-# first (their edits in one jq), then each judged.
-printf '# nothing but comments\n\n   \n' > "$scratch/empty.list"
-causes_empty=$(fresh causes-empty)
-causes_missing=$(fresh causes-missing)
-old_analysis=$(fresh old-analysis)
-edit "$old_analysis/spinlock/analysis.json" 'del(.cpus[].charged, .cpus[].exposure, .drains, .policy, .calls_from)'
-no_isolated=$(fresh no-isolated)
-sed -i 's/^isolated: .*/isolated: /' "$no_isolated/run.txt"
-selftest_fail=$(fresh selftest-fail)
-edit "$selftest_fail/wq/selftest.json" '.pass = false'
-# One variant a planted item short on CPU 1, another one over: summed over
-# the variants they would read 60/60, a pass.
-per_variant=$(fresh per-variant)
-edit "$per_variant/wq/selftest.json" '.cpus["1"].counted = 9 | .counted = 29'
-edit "$per_variant/rcu/selftest.json" '.cpus["1"].counted = 11 | .counted = 31'
-per_cpu=$(fresh per-cpu)
-edit "$per_cpu/spinlock/selftest.json" '.cpus["1"].counted = 9 | .cpus["2"].counted = 11'
-# (rcu's: check-run.sh names a file the run's files could not be read
-# with by validating them one at a time in its order, run.txt and then
-# the guests by name; rcu/analysis.json comes second, wq's after 19 more.)
-cut=$(fresh cut)
-head -c 300 "$fixture/rcu/analysis.json" > "$cut/rcu/analysis.json"
-ktap_jq_edits_made
 refused "a drain-cause list without patterns is refused" "holds no pattern" "$causes_empty" QC_DRAIN_CAUSES="$scratch/empty.list"
 refused "a missing drain-cause list is refused" "drain-cause list .* is missing" "$causes_missing" \
 	QC_DRAIN_CAUSES="$scratch/nonexistent.list"
@@ -282,16 +301,25 @@ inflight='.cpus["2"] |= (.interruptions += $n | .by_cause["timer:tick_sched_time
 case_guest coincidence rcu
 edit "$g/analysis.json" "26 as \$n | $inflight"
 rm "$g/analysis-quiet.json"
+# A guest that failed (its status says so, its analysis is cut short) and
+# a variant run.txt names with no guest at all (spinlock-6.12): each is
+# FAILED-RUN, and the others are still judged.
+case_guest failed spinlock
+echo "failed: guest died" > "$g/status"
+head -c 100 "$fixture/spinlock/analysis.json" > "$g/analysis.json"
+sed -i 's/^variants: .*/& spinlock-6.12/' "$m/run.txt"
 ktap_jq_edits_made
 "$summarize" "$m" > "$scratch/out" 2>&1 || ktap_diag "summarize.sh refused the cases' run: $(cat "$scratch/out")"
 # The cases' figures, read from the summary once (ktap_jq_vals): m_verdicts,
-# every guest's "GUEST=VERDICT"; the others as JSON.
+# every guest's "GUEST=VERDICT"; m_failed, the FAILED-RUN ones; the
+# others as JSON.
 ktap_jq_vals "$m/summary.json" m_ '{verdicts: ('"$verdicts_jq"'),
 	indirect: ([.variants["rcu-indirect"].indirect_total, .variants["rcu-indirect"].verdict_cpus,
 	            .variants["spinlock-indirect"].cpus["3"].unknown_by_cause] | tojson),
 	handoffs: ([.variants["spinlock-handoff"] | .handoff_total, .charged_total, .verdict_cpus]
 	           + [.variants["spinlock-mixed"] | .handoff_total, .charged_total, .verdict_cpus] | tojson),
-	coincidences: (.variants["rcu-coincidence"] | [.coincidences_total, .charged_total] | tojson)}'
+	coincidences: (.variants["rcu-coincidence"] | [.coincidences_total, .charged_total] | tojson),
+	failed: ([.variants | to_entries[] | select(.value.verdict == "FAILED-RUN") | .key] | join(" "))}'
 # case_verdicts DESCRIPTION "GUEST=VERDICT ...": those guests' verdicts in m
 # (looked up in m_verdicts).
 case_verdicts() {
@@ -323,27 +351,23 @@ case_verdicts "FAIL before INDIRECT before INCONCLUSIVE; RCU forcing a drain onl
 case_verdicts "26 ticks in flight during drains, another's grace period, no control: time alone charges nothing (PASS)" \
 	"rcu-coincidence=PASS"
 ktap_check "... the coincidences stay in the summary as a cross-check" test "$m_coincidences" = '[26,0]'
-jq '.min_exposure.refill = 40' "$root/tracing/verdict-policy.json" > "$scratch/policy.json"
-r=$(fresh policy)
-judged "the thresholds come from the policy file (refill 40: spinlock PASSes)" \
-	"wq=FAIL rcu=PASS spinlock=PASS" "$r" QC_VERDICT_POLICY="$scratch/policy.json"
+# (the FAILED-RUN guests: those two, no other)
+ktap_check "a failed or missing variant is FAILED-RUN and the rest is still judged" \
+	test "$m_failed" = "spinlock-failed spinlock-6.12"
 
 # --- runs of other shapes ---------------------------------------------------
 r=$scratch/baseline
 cp -r "$fixture" "$r"
 sed -i 's/^variants: .*/variants: rcu wq spinlock/' "$r/run.txt"
-judged "a run whose first variant is rcu is judged the same" "rcu=PASS wq=FAIL spinlock=UNEXPOSED" "$r"
-ktap_check "... and compares against rcu, its first variant, not wq" \
-	test "$(jq -c '[.policy.baseline, .alloc_bench.rcu.diff_pct_vs_baseline, (.alloc_bench.wq.diff_pct_vs_baseline > 0)]' "$r/summary.json")" = '["rcu",0,true]'
+summarized "$summarize" "$r"
+ktap_jq_vals "$r/summary.json" b_ '{verdicts: ('"$verdicts_jq"'),
+	bench: ([.policy.baseline, .alloc_bench.rcu.diff_pct_vs_baseline, (.alloc_bench.wq.diff_pct_vs_baseline > 0)] | tojson)}'
+verdicts_are "a run whose first variant is rcu is judged the same" "rcu=PASS wq=FAIL spinlock=UNEXPOSED" "${b_verdicts-}"
+ktap_check "... and compares against rcu, its first variant, not wq" test "${b_bench-}" = '["rcu",0,true]'
 r=$(fresh no-refill-line)
 sed -i '/^refill:/d' "$r/run.txt"
 sed -i 's/ qc\.refill=[^ ]*//g' "$r"/*/boot-params.txt
 judged "a run from before the refill line: every isolated CPU counts as oslat" "wq=FAIL rcu=PASS spinlock=PASS" "$r"
-r=$(fresh failed)
-echo "failed: guest died" > "$r/spinlock/status"
-head -c 100 "$fixture/spinlock/analysis.json" > "$r/spinlock/analysis.json"
-rm -r "$r/rcu"
-judged "a failed or missing variant is FAILED-RUN and the rest is still judged" "wq=FAIL rcu=FAILED-RUN spinlock=FAILED-RUN" "$r"
 
 # summarize reads the guest directories a run has, not names rebuilt from
 # run.txt: a stress run (tests/fixtures/stress-run: wq-debug, rcu-debug,
@@ -355,14 +379,15 @@ printf 'phase 1\nmemory offline/online: memory9 ok\n' > "$r/rcu-debug/stress-pha
 # (spinlock-debug with 1,500 samples, 1499 µs down to 0: over the plot's 1,000)
 edit "$r/spinlock-debug/hammer.json" '.samples_us = [range(1499; -1; -1)] | .samples_kept = 1500 | .samples_dropped = .calls - 1500'
 ktap_jq_edits_made
-judged "a stress run is judged from its <variant>-debug directories" \
-	"wq-debug=NO-TRACE rcu-debug=NO-TRACE spinlock-debug=NO-TRACE" "$r"
-# (the summary's figures and the guests' hammer.json calls, one jq)
-ktap_jq_vals "$r/summary.json" s_ '{phases: ([.variants[].stress] | tojson),
+summarized "$summarize" "$r"
+# (the summary's verdicts and figures and the guests' hammer.json calls, one jq)
+ktap_jq_vals "$r/summary.json" s_ '{verdicts: ('"$verdicts_jq"'), phases: ([.variants[].stress] | tojson),
 	plot: (.variants["spinlock-debug"].plot.drain.samples_us | [length, first, .[1], last] | tojson),
 	calls: ([.variants[].drain.calls] | tojson), hammer_calls: ([$wq[0].calls, $rcu[0].calls, $spinlock[0].calls] | tojson)}' \
 	--slurpfile wq "$r/wq-debug/hammer.json" --slurpfile rcu "$r/rcu-debug/hammer.json" \
 	--slurpfile spinlock "$r/spinlock-debug/hammer.json"
+verdicts_are "a stress run is judged from its <variant>-debug directories" \
+	"wq-debug=NO-TRACE rcu-debug=NO-TRACE spinlock-debug=NO-TRACE" "${s_verdicts-}"
 ktap_check "... with the phases a guest wrote, line by line, and none where it wrote none" \
 	test "$s_phases" = '[null,{"phases":["phase 1","memory offline/online: memory9 ok"]},null]'
 ktap_check "... and a plot of over 1,000 drain samples keeps 1,000 order statistics, the first and the last among them" \
@@ -374,8 +399,12 @@ rm -r "$r/rcu" "$r/spinlock"
 sed -i 's/^variants: .*/variants: wq/' "$r/run.txt"
 judged "a single-variant run (make run) is judged" "wq=FAIL" "$r"
 ktap_check "... and its report renders" sh -c "'$root/scripts/report.sh' '$r' >/dev/null 2>&1"
-# A variant patches/series marks "baseline" is the baseline when the run
-# has it (a copy of the repository's host side with rcu marked).
+# The repository's policy, both its parts, judge one run: the thresholds
+# come from the policy file (QC_VERDICT_POLICY: refill 40, which spinlock
+# passes), and a variant patches/series marks "baseline" is the baseline
+# when the run has it (a copy of the repository's host side with rcu
+# marked).
+jq '.min_exposure.refill = 40' "$root/tracing/verdict-policy.json" > "$scratch/policy.json"
 mark=$scratch/marked-repo
 mkdir -p "$mark/patches" "$mark/guest-init" "$mark/tracing"
 cp -r "$root/scripts" "$mark/"
@@ -384,11 +413,15 @@ cp -r "$root/guest-init/scenarios" "$mark/guest-init/"
 cp -r "$root/docs" "$mark/"
 cp "$root/tracing/verdict-policy.json" "$root/tracing/drain-causes.list" "$mark/tracing/"
 sed 's/^rcu .*/& baseline/' "$root/patches/series" > "$mark/patches/series"
-r=$(fresh marked)
-env QC_ROOT="$mark" "$mark/scripts/summarize.sh" "$r" > /dev/null 2>&1
+r=$(fresh policy)
+summarized "$mark/scripts/summarize.sh" "$r" QC_ROOT="$mark" QC_VERDICT_POLICY="$scratch/policy.json"
+ktap_jq_vals "$r/summary.json" p_ '{verdicts: ('"$verdicts_jq"'),
+	baseline: ([.policy.baseline, .policy.baseline_rule] | tojson)}'
+verdicts_are "the thresholds come from the policy file (refill 40: spinlock PASSes)" \
+	"wq=FAIL rcu=PASS spinlock=PASS" "${p_verdicts-}"
 ktap_check "a variant patches/series marks 'baseline' is the baseline, not the first" \
-	test "$(jq -c '[.policy.baseline, .policy.baseline_rule]' "$r/summary.json" 2>/dev/null)" = '["rcu","marked baseline in patches/series"]'
-r=$(fresh stray)
+	test "${p_baseline-}" = '["rcu","marked baseline in patches/series"]'
+r=$(fresh stray wq)
 mkdir "$r/notes"
 refused "a directory that is no variant's guest is refused, not skipped" "$r/notes is not the directory of a variant" "$r"
 
