@@ -102,18 +102,18 @@ check_applied_policy() {
 		refuse "$run/run.txt has an empty 'isolated:' line, so no CPU would be judged: fix the line (e.g. 'isolated: 1-3') or re-run the comparison"
 }
 
-isolated=$(qc_kv "$runtxt" isolated)
+qc_kv_read "$runtxt" isolated; isolated=$QC_KV
 [ -z "$isolated" ] || qc_cpulist_valid "$isolated" ||
 	refuse "$run/run.txt: 'isolated: $isolated' is not a CPU list like 1-3"
 # Runs from before the refill workload have no refill line: all oslat.
-refill=$(qc_kv "$runtxt" refill)
+qc_kv_read "$runtxt" refill; refill=$QC_KV
 if [ -n "$refill" ]; then
 	qc_cpulist_valid "$refill" || refuse "$run/run.txt: 'refill: $refill' is not a CPU list like 2-3"
 	[ -z "$(qc_cpulist_minus "$refill" "$isolated")" ] ||
 		refuse "$run/run.txt: refill CPUs $refill are not all isolated ($isolated): fix the refill line"
 fi
-scenario=$(qc_kv "$runtxt" scenario)
-variants=$(qc_kv "$runtxt" variants)
+qc_kv_read "$runtxt" scenario; scenario=$QC_KV
+qc_kv_read "$runtxt" variants; variants=$QC_KV
 [ -n "$variants" ] || refuse "$run/run.txt names no variants (its 'variants:' line is empty or missing)"
 
 # The guests this run actually has: every directory but plots/, named
@@ -316,7 +316,12 @@ else "$QC_ROOT/scripts/alloc-cost.sh" "$run" "$variants" "$baseline" >"$tmp/cost
 }
 bp=
 for g in $judged; do [ -f "$run/$g/$QC_BOOT_PARAMS" ] && { bp=$run/$g/$QC_BOOT_PARAMS; break; }; done
-smp=$(qc_kv "${bp:-/dev/null}" smp)
+# (what run.txt and that guest's boot-params.txt say of the run)
+qc_kv_read "${bp:-/dev/null}" smp; smp=$QC_KV
+qc_kv_read "${bp:-/dev/null}" accel; accel=$QC_KV
+qc_kv_read "${bp:-/dev/null}" kernel_tree; tree=${QC_KV%% + patches*}
+qc_kv_read "$runtxt" id; run_id=$QC_KV
+qc_kv_read "$runtxt" duration_s; duration=$QC_KV
 # Variants in run.txt's order: each judged guest's v-GUEST.json. The
 # audit's per-trigger counts (scripts/audit.sh) go under .audit, by
 # variant, in the triggers' order. The policy as applied gets the
@@ -327,11 +332,8 @@ smp=$(qc_kv "${bp:-/dev/null}" smp)
 set --
 for g in $judged; do set -- "$@" "$tmp/v-$g.json"; done
 jq -n \
-	--arg id "$(qc_kv "$runtxt" id)" \
-	--arg accel "$(qc_kv "${bp:-/dev/null}" accel)" \
-	--arg tree "$(tree=$(qc_kv "${bp:-/dev/null}" kernel_tree); echo "${tree%% + patches*}")" \
-	--arg scenario "$scenario" \
-	--arg duration "$(qc_kv "$runtxt" duration_s)" \
+	--arg id "$run_id" --arg accel "$accel" --arg tree "$tree" \
+	--arg scenario "$scenario" --arg duration "$duration" \
 	--arg isolated "$isolated" --arg refill "$refill" \
 	--arg oslat "$(oslat_cpus)" \
 	--arg housekeeping "$(if [ -n "$isolated" ]; then qc_housekeeping_of "$isolated" "${smp:-4}"; fi)" \

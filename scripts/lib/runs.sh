@@ -43,21 +43,25 @@ qc_run_txt() {
 
 # qc_kv FILE KEY: the value of FILE's first "KEY: value" line, blanks
 # trimmed ("" when there is none): run.txt, boot-params.txt.
-# A plain KEY in a readable file is read in the shell, without the three
-# processes of the general way (summarize.sh reads a dozen values a pass).
-qc_kv() {
-	case $2 in ''|*[!A-Za-z0-9_]*) qc_kv_sed "$@"; return ;; esac
-	[ -r "$1" ] && [ ! -d "$1" ] || { qc_kv_sed "$@"; return; }
-	# (a last line without its newline is read, and printed without one)
-	while { IFS= read -r _kv_l && _kv_nl='\n'; } || { _kv_nl=; [ -n "$_kv_l" ]; }; do
+# qc_kv_read FILE KEY: the same in QC_KV, without the subshell a $(qc_kv)
+# costs (summarize.sh reads nine values a pass). A plain KEY in a readable
+# file is read in the shell, without the three processes of the general
+# way.
+qc_kv_read() {
+	QC_KV=
+	case $2 in ''|*[!A-Za-z0-9_]*) QC_KV=$(qc_kv_sed "$@"); return ;; esac
+	[ -r "$1" ] && [ ! -d "$1" ] || { QC_KV=$(qc_kv_sed "$@"); return; }
+	# (a last line without its newline is read too)
+	while IFS= read -r _kv_l || [ -n "$_kv_l" ]; do
 		case $_kv_l in "$2:"*) ;; *) continue ;; esac
 		_kv_l=${_kv_l#"$2:"}
 		while :; do case $_kv_l in " "*) _kv_l=${_kv_l# } ;; *) break ;; esac; done
 		while :; do case $_kv_l in *[[:space:]]) _kv_l=${_kv_l%?} ;; *) break ;; esac; done
-		printf "%s$_kv_nl" "$_kv_l"
+		QC_KV=$_kv_l
 		return 0
 	done < "$1"
 }
+qc_kv() { qc_kv_read "$@"; [ -z "$QC_KV" ] || printf '%s\n' "$QC_KV"; }
 qc_kv_sed() { sed -n "s/^$2: *//p" "$1" 2>/dev/null | head -n1 | sed 's/[[:space:]]*$//'; }
 # The guests of a run by their label's tag (contract.sh qc_label): the
 # allocator benchmark's, timed (summarize.sh) and counted (alloc-cost.sh);
