@@ -65,7 +65,7 @@ mend() { [ -z "$broken" ] || cp "$root/$broken" "$fake/$broken"; broken=; }
 # version and the toolchain (not the analyzer's or the report's scripts,
 # which a change to would otherwise cost this pass again). Same key,
 # same answer: the pass runs again whenever any of them changes, as make
-# rebuilds on a changed prerequisite.
+# rebuilds on a changed prerequisite. The four newest outcomes are kept.
 if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
 	fake=$scratch/cfgrepo
 	fresh
@@ -92,7 +92,9 @@ if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
 		(QC_ROOT=$fake QC_CACHE=$cfg_cache "$fake/scripts/build.sh" --config-only nort > "$outcome/out" 2>&1
 		 echo $? > "$outcome/rc"
 		 cp "$merged" "$outcome/config" 2>/dev/null
-		 rm -rf "$cfg_cache"/outcome-*
+		 # (the three newest others kept too: checkouts of other code
+		 # sharing the cache, run in turn, would each redo the pass)
+		 (cd "$cfg_cache" && ls -dt outcome-* 2>/dev/null | tail -n +4 | xargs -r rm -rf)
 		 mkdir "$kept" && cp "$outcome/out" "$kept/out" && cp "$outcome/config" "$kept/config" &&
 			cp "$outcome/rc" "$kept/rc") &
 		cfg_pid=$!
