@@ -94,6 +94,7 @@ if QC_CACHE=$real_cache "$root/scripts/tree.sh" spinlock >/dev/null 2>&1; then
 		 cp "$merged" "$outcome/config" 2>/dev/null
 		 # (the three newest others kept too: checkouts of other code
 		 # sharing the cache, run in turn, would each redo the pass)
+		 # shellcheck disable=SC2012 # outcome-<hex> names: ls sorts them by time
 		 (cd "$cfg_cache" && ls -dt outcome-* 2>/dev/null | tail -n +4 | xargs -r rm -rf)
 		 mkdir "$kept" && cp "$outcome/out" "$kept/out" && cp "$outcome/config" "$kept/config" &&
 			cp "$outcome/rc" "$kept/rc") &
