@@ -316,10 +316,6 @@ static struct tracecmd_input *load(struct ctx *c, const char *file)
 	return h;
 }
 
-static int iterate_again(struct tracecmd_input *h, int ncpus, cpu_set_t *set, size_t setsize,
-			 int (*fn)(struct tracecmd_input *, struct tep_record *, int, void *),
-			 void *data);
-
 /* Pass 1 over every CPU of @h: as read the first time, or again from the start. */
 static int iterate_all(struct tracecmd_input *h, struct ctx *c, bool again)
 {
