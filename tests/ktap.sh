@@ -95,6 +95,9 @@ expect_error() {
 # the last), told by the shell, not by wc.
 ktap_one_line() { case $1 in *"
 "*) return 1 ;; esac; }
+# ktap_contains TEXT STRING: TEXT holds STRING (grep -qF's answer, without
+# its process).
+ktap_contains() { case $1 in *"$2"*) return 0 ;; esac; return 1; }
 # ktap_one_error_line TEXT TOOL WORDS: TEXT is one line, "TOOL: error:
 # ...WORDS..." (WORDS matched as they are, not as a pattern).
 ktap_one_error_line() {

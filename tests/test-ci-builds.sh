@@ -40,9 +40,6 @@ ktap_check "the slow programs ($slow) were among those checked" test "$slow" -ge
 fixtures=$root/tests/fixtures/ci-builds
 problems=$(check "$fixtures"/*.sh 2>&1)
 expects=$(grep -H '^# expect: ' "$fixtures"/*.sh)
-# contains TEXT STRING: TEXT holds STRING (grep -qF's answer, without its
-# process).
-contains() { case $1 in *"$2"*) return 0 ;; esac; return 1; }
 # lines_of TEXT PREFIX: L, the lines of TEXT that start with PREFIX.
 lines_of() {
 	L=''
@@ -61,7 +58,7 @@ for f in "$fixtures"/*.sh; do
 	out=$L
 	if [ -z "$out" ]; then
 		ktap_not_ok "caught: $name ($expect)"; ktap_diag "not caught"
-	elif contains "$out" "$expect"; then
+	elif ktap_contains "$out" "$expect"; then
 		ktap_ok "caught: $name ($expect)"
 	else
 		ktap_not_ok "caught: $name ($expect)"; ktap_diag "caught for another reason: $out"

@@ -220,9 +220,6 @@ ktap_check "rcu's setup_zone_pageset() installs pagesets after init, under pcpu_
 # (the check can fail) and holds on the port.
 stock612=$(pristine_of spinlock-6.12)
 port612=$scratch/rcu612
-# has TEXT STRING: a line of TEXT holds STRING (grep -qF's answer, without
-# its process).
-has() { case $1 in *"$2"*) return 0 ;; esac; return 1; }
 # body FILE FUNCTION-REGEX: a function's definition up to its closing brace.
 body() { sed -n "/^$2(/,/^}/p" "$1/mm/page_alloc.c"; }
 # zone_pcp_update_cacheinfo() runs for every CPU sharing a cache with one
@@ -250,9 +247,9 @@ drains_through_rcu() {
 	b=$(body "$1" 'static void __drain_all_pages')
 	d=$(body "$1" 'static noinline void drain_detached_pcplists')
 	[ -n "$b" ] && [ -n "$d" ] &&
-		has "$b" 'detach_pcplists(pcp, force_all_cpus)' &&
-		has "$b" 'synchronize_rcu();' &&
-		has "$b" 'drain_detached_pcplists(cpu, z);' &&
+		ktap_contains "$b" 'detach_pcplists(pcp, force_all_cpus)' &&
+		ktap_contains "$b" 'synchronize_rcu();' &&
+		ktap_contains "$b" 'drain_detached_pcplists(cpu, z);' &&
 		! grep -qE 'drain_pages(_zone)?\(|spin_(lock|trylock)|pcp_spin_' <<EOF
 $b
 $d
@@ -277,7 +274,7 @@ both "rcu-6.12-rt: setup_zone_pageset() installs pagesets after init, under pcpu
 	installs_after_init
 reset_locked() {
 	b=$(body "$1" 'void zone_pcp_reset')
-	has "$b" 'mutex_lock(&pcpu_drain_mutex)' && has "$b" 'mutex_unlock(&pcpu_drain_mutex)'
+	ktap_contains "$b" 'mutex_lock(&pcpu_drain_mutex)' && ktap_contains "$b" 'mutex_unlock(&pcpu_drain_mutex)'
 }
 both "rcu-6.12-rt: zone_pcp_reset() frees pagesets under pcpu_drain_mutex" reset_locked
 ktap_finish
