@@ -181,31 +181,43 @@ EOF
 	for _kb_t in $_kb_targets; do mv -f "$_kb_keep/$_kb_t.tmp" "$_kb_keep/$_kb_t" || return 0; done
 }
 
+# ktap_kept NAME KEY CMD ARGS...: CMD ARGS run once, in a directory of
+# the cache kept for it, KTAP_KEPT, where it writes what it makes (its
+# stdout: the file "stdout"), keyed on NAME and KEY, a cksum of all that
+# decides what it makes (its inputs, its options, the tool's build): what
+# a tool makes of a fixture never changes while those do not, and making
+# it again each run is CPU the suite waits for. When CMD fails: status 1,
+# and KTAP_KEPT a directory that does not exist (a check of its files
+# then fails); nothing is kept. KTAP_KEPT_MADE: yes when CMD ran now.
+ktap_kept() {
+	KTAP_KEPT=$QC_CACHE/tests/$1-${2%% *} KTAP_KEPT_MADE=no
+	shift 2
+	[ ! -d "$KTAP_KEPT" ] || return 0
+	KTAP_KEPT_MADE=yes
+	# (made aside, then renamed into place: a half-made one is never kept;
+	# what is left aside is one another run kept first, or a failure)
+	rm -rf "$KTAP_KEPT.$$" && mkdir -p "$KTAP_KEPT.$$" &&
+		(cd "$KTAP_KEPT.$$" && "$@" > stdout) &&
+		mv -T "$KTAP_KEPT.$$" "$KTAP_KEPT" 2>/dev/null
+	[ ! -d "$KTAP_KEPT.$$" ] || rm -rf "$KTAP_KEPT.$$"
+	[ ! -d "$KTAP_KEPT" ] || return 0
+	KTAP_KEPT=/nonexistent/kept-failed
+	return 1
+}
+
 # ktap_tracecmd_kept SUBCOMMAND SOURCE ARGS...: "trace-cmd SUBCOMMAND -i
-# SOURCE ARGS..." (-o a name in the current directory) run once, in a
-# directory of the cache kept for it, KTAP_KEPT (what it printed: its file
-# "stdout"), keyed on the cksum of the command, of SOURCE and of trace-cmd
-# itself: what trace-cmd makes of a fixture never changes while those do
-# not, and making it each run was tenths of a second of a program's CPU.
-# When trace-cmd fails: status 1, and KTAP_KEPT a directory that does not
-# exist (a check of its files then fails).
+# SOURCE ARGS..." (-o a name in the current directory), kept (ktap_kept)
+# on the cksum of the command, of SOURCE and of trace-cmd itself: making
+# it each run was tenths of a second of a program's CPU. What trace-cmd
+# says on stderr is dropped.
 ktap_tracecmd_kept() {
 	_tc_sub=$1 _tc_src=$2
 	shift 2
 	case $_tc_src in /*) ;; *) _tc_src=$PWD/$_tc_src ;; esac
-	_tc_key=$(printf '%s\n' "$_tc_sub $*" | cat - "$_tc_src" "$(command -v trace-cmd)" | cksum)
-	KTAP_KEPT=$QC_CACHE/tests/trace-cmd-${_tc_key%% *}
-	[ ! -d "$KTAP_KEPT" ] || return 0
-	# (made aside, then renamed into place: a half-made one is never kept;
-	# what is left aside is one another run kept first, or a failure)
-	rm -rf "$KTAP_KEPT.$$" && mkdir -p "$KTAP_KEPT.$$" &&
-		(cd "$KTAP_KEPT.$$" && trace-cmd "$_tc_sub" -i "$_tc_src" "$@" > stdout 2>/dev/null) &&
-		mv -T "$KTAP_KEPT.$$" "$KTAP_KEPT" 2>/dev/null
-	[ ! -d "$KTAP_KEPT.$$" ] || rm -rf "$KTAP_KEPT.$$"
-	[ ! -d "$KTAP_KEPT" ] || return 0
-	KTAP_KEPT=/nonexistent/trace-cmd-failed
-	return 1
+	ktap_kept trace-cmd "$(printf '%s\n' "$_tc_sub $*" | cat - "$_tc_src" "$(command -v trace-cmd)" | cksum)" \
+		ktap_tracecmd_quiet "$_tc_sub" -i "$_tc_src" "$@"
 }
+ktap_tracecmd_quiet() { trace-cmd "$@" 2>/dev/null; }
 
 # ktap_jq_vals FILE PREFIX PROGRAM [JQ-ARGS...]: the figures PROGRAM makes
 # of FILE, an object of them, set as shell variables PREFIX<KEY>, each as
