@@ -73,7 +73,7 @@ struct shared {
 };
 
 static struct shared *sh;
-static unsigned long refill_ms = 20, pages = 64, duration_s, buckets = 32;
+static unsigned long refill_ms = 20, pages = 64, duration_ms, buckets = 32;
 
 /*
  * One line on stderr and exit. In a child, only the first failure among
@@ -181,8 +181,8 @@ static int run_cpu(struct result *out, int cpu)
 
 	/* Fill the lists once before the first gap is measured. */
 	start = refill(&r, len, page, rdtsc());
-	if (duration_s)
-		end = start + (uint64_t)(duration_s * 1e6 * r.mhz);
+	if (duration_ms)
+		end = start + (uint64_t)(duration_ms * 1e3 * r.mhz);
 	next = start + period;
 	prev = start;
 	while (!sh->stop) {
@@ -228,6 +228,31 @@ static unsigned long parse_num(const char *opt, const char *s, unsigned long min
 	if (errno || *end || end == s || *s == '-' || *s == '+' || v < min || v > max)
 		die(2, "%s '%s' is not a whole number from %lu to %lu", opt, s, min, max);
 	return v;
+}
+
+/*
+ * -D's TIME: a whole number of seconds, or of the unit after it, as
+ * oslat's -D (m, h, d) and also ms (a run shorter than a second: the test
+ * suite's, whose spin other programs wait for). In ms.
+ */
+static unsigned long parse_duration(const char *s)
+{
+	static const struct { const char *unit; unsigned long ms; } units[] = {
+		{ "", 1000 }, { "s", 1000 }, { "ms", 1 }, { "m", 60000 },
+		{ "h", 3600000 }, { "d", 86400000 },
+	};
+	const unsigned long max_ms = 31536000000ul;	/* a year */
+	char *end;
+	unsigned long v;
+	size_t i;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!errno && end != s && *s != '-' && *s != '+')
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcmp(end, units[i].unit) && v >= 1 && v <= max_ms / units[i].ms)
+				return v * units[i].ms;
+	die(2, "--duration '%s' is not a time from 1ms to 365d (seconds, or a whole number with ms, s, m, h or d)", s);
 }
 
 /* The inside of a JSON string: quotes, backslashes, control bytes escaped. */
@@ -295,7 +320,8 @@ static void usage(void)
 "  -c, --cpu-list=LIST    CPUs to run on, e.g. 2-3 or 2,3 (required)\n"
 "  -T, --refill-ms=MS     refill period in ms (20)\n"
 "  -P, --pages=N          pages faulted in and freed per refill, 1-65536 (64)\n"
-"  -D, --duration=S       run S seconds (default: until SIGINT or SIGTERM)\n"
+"  -D, --duration=TIME    run TIME: seconds, or with a unit: 300ms, 5m, 2h, 1d\n"
+"                         (default: until SIGINT or SIGTERM)\n"
 "  -j, --json=FILE        write the results as JSON to FILE on exit\n"
 "  -b, --bucket-size=N    1 us histogram buckets, 4-1024 (32), the last open\n"
 "  -q, --quiet            no per-CPU summary on stdout\n"
@@ -327,7 +353,7 @@ int main(int argc, char **argv)
 		case 'c': cpu_list = optarg; break;
 		case 'T': refill_ms = parse_num("--refill-ms", optarg, 1, 3600000); break;
 		case 'P': pages = parse_num("--pages", optarg, 1, 65536); break;
-		case 'D': duration_s = parse_num("--duration", optarg, 1, 31536000); break;
+		case 'D': duration_ms = parse_duration(optarg); break;
 		case 'j': json = optarg; break;
 		case 'b': buckets = parse_num("--bucket-size", optarg, 4, MAX_BUCKETS); break;
 		case 'q': quiet = 1; break;
