@@ -9,10 +9,13 @@
 # $run_txt, $analysis, $selftest, $hammer, $pcp_window, $oslat: the
 # schemas (docs/schemas/KIND.json, slurped); $planted: {GUEST: {CPU:
 # planted}} from each guest's selftest-planted.txt (null: not "KIND CPU
-# K" lines); $iso: run.txt's isolated CPUs, for messages. Prints nothing
-# when every file holds, "duplicate key" when check-run.sh must read each
-# file alone to name the one holding a key twice, else the first
-# problem, one line, naming the file and the fix.
+# K" lines); $iso: run.txt's isolated CPUs, for messages; given
+# (check-run.sh --policy), $ARGS.named.policy, the verdict policy's text,
+# and .policy_file, its name. Prints nothing when every file holds (and,
+# given a policy that holds too, "policy holds", then its baseline and its
+# drain_causes_file, a line each), "duplicate key" when check-run.sh must
+# read each file alone to name the one holding a key twice, else the
+# first problem, one line, naming the file and the fix.
 include "validate";
 
 {"run-txt": $run_txt[0], analysis: $analysis[0], selftest: $selftest[0], hammer: $hammer[0],
@@ -92,7 +95,33 @@ include "validate";
         | "\($dir)/selftest.json disagrees with its evidence: \(.); re-run scripts/analyze.sh \($dir) \($iso)"
       end;
 
+# 4. Once every file holds, the verdict policy, when given: its text is
+# one JSON object with what a verdict is judged by (summarize.sh's check
+# of it, moved here). Its text, parsed here rather than --slurpfile'd: a
+# policy jq cannot parse must not stop the checks of the run's files, nor
+# change how they are named. (Made whole, [...][0], before it is used:
+# jq 1.6's try would also catch an error raised after it.) A text of no
+# JSON value at all (blanks; jq skips a byte-order mark) holds, naming
+# nothing, as it did when jq -e read the file itself: summarize.sh then
+# refuses the drain-cause list it does not name.
+  def verdict_policy($file):
+    if test("^\ufeff?[ \t\r\n]*$") then "policy holds" else
+    [try (fromjson
+          | select((.rule == "origins")
+              and (.drain_functions | type == "array" and length > 0 and all(type == "string" and test("^[A-Za-z0-9_.]+$")))
+              and (.drain_causes_file | type == "string")
+              and (.min_drain_calls | type == "number")
+              and (.min_exposure.refill | type == "number") and (.min_exposure.oslat | type == "number")
+              and (.exposure_scenarios | type == "array") and (.baseline | type == "string")
+              and (.verdicts | type == "array" and all(.name and .class and .sentence)))
+          | [.baseline, .drain_causes_file])
+     catch null][0]
+    | if . then "policy holds", .[]
+      else "\($file) is not a verdict policy (needs rule \"origins\", drain_functions, drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, exposure_scenarios, baseline, verdicts): restore it from git" end
+    end;
+
   first($g | to_entries[] | .key as $guest | .value as $d
-        | (($d[] | provenance($guest; .)), selftest($guest; $d))) // empty
+        | (($d[] | provenance($guest; .)), selftest($guest; $d)))
+  // ($ARGS.named | select(has("policy")) | .policy | verdict_policy($ARGS.named.policy_file))
 end
 end

@@ -1,8 +1,8 @@
 #!/bin/sh
-# check-run.sh RUNDIR: every input summarize.sh judges a run from, checked
-# before it reads any, so that no verdict is judged from a value that is
-# not what it claims to be. summarize.sh calls it first; it decides no
-# verdict itself. In this order:
+# check-run.sh [--policy FILE] RUNDIR: every input summarize.sh judges a
+# run from, checked before it reads any, so that no verdict is judged from
+# a value that is not what it claims to be. summarize.sh calls it first; it
+# decides no verdict itself. In this order:
 #   - run.txt against its schema (docs/schemas/run-txt.json);
 #   - run.txt against what each judged guest was told (its
 #     boot-params.txt): the isolated CPUs, the refill CPUs and the
@@ -11,9 +11,15 @@
 #   - each judged guest that ran to the end: every JSON file the verdict
 #     reads against its schema (docs/schemas/), each analysis naming its
 #     own directory's trace (and calls_from), and the self-test's
-#     selftest.json agreeing with its analysis and with what was planted.
-# Silent on success; otherwise one "quietcore: error:" line naming the
-# file, the problem and the fix, and exit 1. Writes nothing.
+#     selftest.json agreeing with its analysis and with what was planted;
+#   - with --policy, the verdict policy FILE (tracing/verdict-policy.json):
+#     there, and one JSON object with what a verdict is judged by. Then,
+#     on success, it prints the policy's baseline and its drain-cause
+#     list's name (drain_causes_file), a line each: summarize.sh judges
+#     by them (and starts no jq of its own to read them).
+# Silent on success (but for the policy's two lines); otherwise one
+# "quietcore: error:" line naming the file, the problem and the fix, and
+# exit 1. Writes nothing.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
@@ -24,7 +30,9 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/plugin.sh"
 . "$here/lib/runs.sh"
 . "$here/lib/variants.sh"
-run=${1:?usage: check-run.sh RUNDIR}
+policy=
+if [ "${1:-}" = --policy ]; then policy=${2:?usage: check-run.sh [--policy FILE] RUNDIR}; shift 2; fi
+run=${1:?usage: check-run.sh [--policy FILE] RUNDIR}
 run=${run%/}
 runtxt=$run/$QC_RUN_TXT
 
@@ -157,6 +165,13 @@ checks() {
 		set -- "$@" --slurpfile "f$n" "$f" "$f" "$tmp/newline"
 		n=$((n + 1))
 	done < "$tmp/files"
+	# The policy's text, when asked for and there (its absence is refused
+	# after the jq, which checks it after the run's files); one that cannot
+	# be read is no policy either, as for jq reading it itself.
+	if [ -n "$policy" ] && [ -f "$policy" ]; then
+		if [ -r "$policy" ]; then set -- "$@" --rawfile policy "$policy"; else set -- "$@" --arg policy ""; fi
+		set -- "$@" --arg policy_file "$policy"
+	fi
 	jq -n -r --stream -L "$QC_ROOT/scripts" --slurpfile run_txt "$QC_ROOT/docs/schemas/run-txt.json" \
 		--slurpfile analysis "$QC_ROOT/docs/schemas/analysis.json" --slurpfile selftest "$QC_ROOT/docs/schemas/selftest.json" \
 		--slurpfile hammer "$QC_ROOT/docs/schemas/hammer.json" --slurpfile pcp_window "$QC_ROOT/docs/schemas/pcp-window.json" \
@@ -184,4 +199,13 @@ why=$(checks "$nfiles") || case $why in
 *) one_by_one "$(printf '%s\n' "$why" | head -n1)" ;;
 esac
 [ "$why" != "duplicate key" ] || one_by_one "a file holds a key twice"
-[ -z "$why" ] || die "$why"
+# (a policy that holds: "policy holds", then what summarize.sh judges by)
+nl='
+'
+[ -z "$why" ] || [ "${why%%"$nl"*}" = "policy holds" ] || die "$why"
+if [ -n "$policy" ]; then
+	[ -f "$policy" ] ||
+		die "the verdict policy $policy is missing: restore it (git checkout tracing/verdict-policy.json)"
+	judged_by=${why#"policy holds"}
+	printf '%s\n' "${judged_by#"$nl"}"
+fi

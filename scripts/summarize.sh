@@ -49,9 +49,12 @@ finish() {
 	exit 1
 }
 trap finish EXIT
-# Every input checked against its schema, and against the others
-# (scripts/check-run.sh), before any is read here.
-"$QC_ROOT/scripts/check-run.sh" "$run"
+# Every input checked against its schema, and against the others, then
+# the verdict policy (scripts/check-run.sh --policy), before any is read
+# here; it prints what the policy's checked text says the judging is by:
+# its baseline and its drain-cause list's name, a line each.
+policy_file=$QC_POLICY
+pol=$("$QC_ROOT/scripts/check-run.sh" --policy "$policy_file" "$run")
 # From here a refusal is the run's outcome too (die() writes the status
 # file), and a summary.json left from an earlier pass would disagree with
 # the inputs now refused, so it goes: report.sh must not render it.
@@ -64,19 +67,6 @@ refuse() {
 rm -f "$run/$QC_SUMMARY.tmp"
 
 # --- the policy and the lists it names -------------------------------------
-policy_file=$QC_POLICY
-[ -f "$policy_file" ] ||
-	refuse "the verdict policy $policy_file is missing: restore it (git checkout tracing/verdict-policy.json)"
-# (one jq: the policy's check, its baseline and its drain-cause list's name)
-pol=$(jq -er 'select((.rule == "origins")
-	and (.drain_functions | type == "array" and length > 0 and all(type == "string" and test("^[A-Za-z0-9_.]+$")))
-	and (.drain_causes_file | type == "string")
-	and (.min_drain_calls | type == "number")
-	and (.min_exposure.refill | type == "number") and (.min_exposure.oslat | type == "number")
-	and (.exposure_scenarios | type == "array") and (.baseline | type == "string")
-	and (.verdicts | type == "array" and all(.name and .class and .sentence))) | .baseline, .drain_causes_file' \
-	"$policy_file" 2>/dev/null) ||
-	refuse "$policy_file is not a verdict policy (needs rule \"origins\", drain_functions, drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, exposure_scenarios, baseline, verdicts): restore it from git"
 baseline_rule=${pol%%
 *} causes_rel=${pol#*
 }
