@@ -17,7 +17,11 @@ def kind: if type == "number" then
 	else type end;
 def shown: if type == "number" and (isnan or isinfinite) then kind
 	else tojson | if length > 40 then .[:37] + "..." else . end end;
-def is($t): kind as $k | $t == $k or ($t == "number" and $k == "integer");
+# is($t): whether . is of the schema's type $t, as kind names it (NaN
+# is not == its floor; the infinities are).
+def is($t): if $t == "integer" then type == "number" and . == floor and (isinfinite | not)
+	elif $t == "number" then type == "number" and (isnan or isinfinite | not)
+	else type == $t end;
 
 # duplicate(events): the first duplicate key in a stream of events, as a
 # path, or null. A path is finished once its value is (a leaf) or its
@@ -65,74 +69,74 @@ def has_duplicate(events; $docs):
 def plain: (keys - ["type", "minimum", "maximum"]) == [] and (.type | type) == "string";
 def fails_plain($it): (is($it.type) | not) or ($it.minimum != null and . < $it.minimum) or ($it.maximum != null and . > $it.maximum);
 
-# errors($s; $p): the problems of . under schema $s at path $p, first the
-# value's own type, then (only if that holds) the rest, in the schema's
-# order: enum, pattern, minLength, minimum, maximum, required,
-# minProperties, the keys, x-sums, x-not-above (the last two name an
-# object's members), the items. (Only the keywords that apply to the
-# value's type are looked at: a run's files are validated on every
-# summarize pass.)
-def errors($s; $p; $defs):
-	(if $s["$ref"] then $defs[$s["$ref"]] else $s end) as $s
-	| . as $v
-	| type as $vt
-	| ($s.type // null) as $st
-	| if $st != null and (if ($st | type) == "array" then any($st[] as $t | $v | is($t); .) else is($st) end | not) then
-		"\(where($p)) is \($v | shown), not \([$st] | flatten | join(" or "))"
-	  elif $v == null then empty
-	  else
-		(if $s.enum and (any($s.enum[]; . == $v) | not) then
-			"\(where($p)) is \($v | shown), not one of \($s.enum | map(tojson) | join(", "))" else empty end),
-		(if $vt == "string" then
-			(if $s.pattern and ($v | test($s.pattern) | not) then
-				"\(where($p)) is \($v | shown), which does not match \($s.pattern)" else empty end),
-			(if $s.minLength and ($v | length) < $s.minLength then
-				"\(where($p)) is \($v | shown), shorter than \($s.minLength)" else empty end)
-		 elif $vt == "number" then
-			(if $s.minimum != null and $v < $s.minimum then
-				"\(where($p)) is \($v | shown), below its minimum \($s.minimum)" else empty end),
-			(if $s.maximum != null and $v > $s.maximum then
-				"\(where($p)) is \($v | shown), above its maximum \($s.maximum)" else empty end)
-		 elif $vt == "object" then
-			(($s.required // [])[] as $k | select($v | has($k) | not)
-			 | "\(where($p + [$k])) is missing"),
-			(if $s.minProperties and ($v | length) < $s.minProperties then
-				"\(where($p)) has \($v | length) keys, fewer than \($s.minProperties)" else empty end),
-			($s.propertyNames.pattern as $names | $s.properties as $props | $s.additionalProperties as $more
-			 | (($more | type) == "object" and ($more | plain)) as $plain_more
-			 | $v | keys_unsorted[] as $k
-			 | if $names and ($k | test($names) | not) then
-				"\(where($p)) has the key \($k | tojson), which does not match \($names)"
-			   elif $props[$k] then $v[$k] | errors($props[$k]; $p + [$k]; $defs)
-			   elif $more == false then "\(where($p + [$k])) is not in the schema"
-			   elif $plain_more then $v[$k] | select(fails_plain($more)) | errors($more; $p + [$k]; $defs)
-			   elif ($more | type) == "object" then $v[$k] | errors($more; $p + [$k]; $defs)
-			   else empty end),
-			# x-sums: total = the sum of the values of object "of" (of its
-			# members' "field" when one is named).
-			(($s["x-sums"] // [])[] as $r
-			 | ($v[$r.of] // {} | [.[] | if $r.field then .[$r.field] else . end]) as $xs
-			 | select(all($xs[], $v[$r.total]; type == "number"))
-			 | ($xs | add // 0) as $sum
-			 | select($v[$r.total] != $sum)
-			 | "\(where($p + [$r.total])) is \($v[$r.total] | shown), but the sum of \(where($p + [$r.of]))\(if $r.field then "[]." + $r.field else "" end) is \($sum)"),
-			# x-not-above: part <= whole.
-			(($s["x-not-above"] // [])[] as $r
-			 | select(($v[$r.part] | type) == "number" and ($v[$r.whole] | type) == "number"
-			          and $v[$r.part] > $v[$r.whole])
-			 | "\(where($p + [$r.part])) is \($v[$r.part] | shown), above \(where($p + [$r.whole])) \($v[$r.whole] | shown)")
-		 elif $vt == "array" and $s.items then
-			# (hammer.json's 30,000 samples in a stress run: plain.)
-			$s.items as $it
-			| if $it | plain then
-				first(range($v | length) as $i | select($v[$i] | fails_plain($it)) | $v[$i] | errors($it; $p + [$i]; $defs)) // empty
-			  else range($v | length) as $i | $v[$i] | errors($it; $p + [$i]; $defs) end
-		 else empty end)
-	  end;
+# at($p; $what): a problem of the value at path $p, "<where> <what>";
+# is_not($p; $why): one of ., that value, "<where> is <value>, <why>".
+def at($p; $what): "\(where($p)) \($what)";
+def is_not($p; $why): at($p; "is \(shown), \($why)");
 
 # validate($docs; $schema): "ok" or the first problem of a file whose
 # JSON values are $docs, "<where>: <what>", one line.
 def validate($docs; $schema):
+	($schema.definitions // {}) as $defs
+	# errors($s; p): the problems of . under schema $s at path p (a
+	# filter, evaluated only for a message), first the value's own type,
+	# then (only if that holds) the rest, in the schema's order: enum,
+	# pattern, minLength, minimum, maximum, required, minProperties, the
+	# keys, x-sums, x-not-above (the last two name an object's members),
+	# the items. (Only the keywords that apply to the value's type are
+	# looked at: a run's files are validated on every summarize pass.)
+	| def errors($s; p):
+		(if $s["$ref"] then $defs[$s["$ref"]] else $s end) as $s
+		| . as $v
+		| $s.type as $st
+		| if $st != null and (if ($st | type) == "array" then any($st[] as $t | $v | is($t); .) else is($st) end | not) then
+			is_not(p; "not \([$st] | flatten | join(" or "))")
+		  elif $v == null then empty
+		  else
+			(if $s.enum and (any($s.enum[]; . == $v) | not) then
+				is_not(p; "not one of \($s.enum | map(tojson) | join(", "))") else empty end),
+			(type as $vt
+			 | if $vt == "string" then
+				(if $s.pattern and (test($s.pattern) | not) then is_not(p; "which does not match \($s.pattern)") else empty end),
+				(if $s.minLength and length < $s.minLength then is_not(p; "shorter than \($s.minLength)") else empty end)
+			 elif $vt == "number" then
+				(if $s.minimum != null and . < $s.minimum then is_not(p; "below its minimum \($s.minimum)") else empty end),
+				(if $s.maximum != null and . > $s.maximum then is_not(p; "above its maximum \($s.maximum)") else empty end)
+			 elif $vt == "object" then
+				($s.required | values[] | select(. as $k | $v | has($k) | not) | at(p + [.]; "is missing")),
+				(if $s.minProperties and length < $s.minProperties then
+					at(p; "has \(length) keys, fewer than \($s.minProperties)") else empty end),
+				($s.propertyNames.pattern as $names | $s.properties as $props | $s.additionalProperties as $more
+				 | (($more | type) == "object" and ($more | plain)) as $plain_more
+				 | keys_unsorted[] as $k | $v[$k]
+				 | if $names and ($k | test($names) | not) then
+					at(p; "has the key \($k | tojson), which does not match \($names)")
+				   elif $props[$k] then errors($props[$k]; p + [$k])
+				   elif $more == false then at(p + [$k]; "is not in the schema")
+				   elif $plain_more then select(fails_plain($more)) | errors($more; p + [$k])
+				   elif ($more | type) == "object" then errors($more; p + [$k])
+				   else empty end),
+				# x-sums: total = the sum of the values of object "of" (of its
+				# members' "field" when one is named).
+				($s["x-sums"] | values[] as $r
+				 | ($v[$r.of] // {} | [.[] | if $r.field then .[$r.field] else . end]) as $xs
+				 | select(all($xs[], $v[$r.total]; type == "number"))
+				 | ($xs | add // 0) as $sum
+				 | $v[$r.total] | select(. != $sum)
+				 | is_not(p + [$r.total]; "but the sum of \(where(p + [$r.of]))\(if $r.field then "[]." + $r.field else "" end) is \($sum)")),
+				# x-not-above: part <= whole.
+				($s["x-not-above"] | values[] as $r
+				 | select(($v[$r.part] | type) == "number" and ($v[$r.whole] | type) == "number"
+				          and $v[$r.part] > $v[$r.whole])
+				 | $v[$r.part] | is_not(p + [$r.part]; "above \(where(p + [$r.whole])) \($v[$r.whole] | shown)"))
+			 elif $vt == "array" and $s.items then
+				# (hammer.json's 30,000 samples in a stress run: plain.)
+				$s.items as $it
+				| if $it | plain then
+					first(range(length) as $i | .[$i] | select(fails_plain($it)) | errors($it; p + [$i])) // empty
+				  else range(length) as $i | .[$i] | errors($it; p + [$i]) end
+			 else empty end)
+		  end;
 	if $docs == [] then "the file is empty"
 	elif ($docs | length) != 1 then "the file holds \($docs | length) JSON values, not one"
-	else first(($docs[0] | errors($schema; []; $schema.definitions // {})), "ok") end;
+	else first(($docs[0] | errors($schema; [])), "ok") end;
