@@ -52,15 +52,15 @@ def duplicate_text($dup): "\(where($dup[:-1])) has the key \($dup[-1] | tojson) 
 
 # has_duplicate(events; $docs): whether the text whose parser events
 # these are (jq --stream), and whose parsed values are $docs, holds a key
-# twice. A parsed object keeps one copy of a repeated key, and each
-# copy's value held at least one leaf (a scalar or an empty container:
-# one event each): the text has more leaf events than its values have
-# leaves exactly when a key repeats. Counting is a few ms where
+# twice. The parser gives one event for each leaf of the text (a scalar
+# or an empty container) and one closing each other container: one per
+# value of the text. A parsed object keeps one copy of a repeated key,
+# dropping the others' values: the text has more events than $docs have
+# values (..) exactly when a key repeats. Counting is a few ms where
 # duplicate() walks every event (~90 ms for a run's files), so it is
 # asked only where a key repeats, to name it.
 def has_duplicate(events; $docs):
-	reduce (events | select(length == 2)) as $e (0; . + 1)
-	!= reduce ($docs[] | .. | select((type != "object" and type != "array") or length == 0)) as $x (0; . + 1);
+	reduce events as $e (0; . + 1) != ([$docs[] | ..] | length);
 
 # A plain schema: one type and at most a range (an array's samples, an
 # object's counts), its values checked by a cheap test first, the full
