@@ -52,15 +52,14 @@ include "validate";
 # 2. Provenance: each analysis names its own directory's trace, and the
 # quiet control its own hammer window's drain calls.
   def provenance($guest; $f):
-    {"analysis.json": ["trace.dat", null], "analysis-quiet.json": ["trace-quiet.dat", "trace.dat"],
-     "selftest-analysis.json": ["trace-selftest.dat", null],
-     "selftest-charged.json": ["trace-selftest.dat", null]}[$f.name] as $want
-    | select($want != null)
-    | if ($f.doc.trace | tail2) != "\($guest)/\($want[0])" then
-        "\($f.doc.trace), not its own directory's \($guest)/\($want[0])"
-      elif $want[1] != null and ($f.doc.calls_from | tail2) != "\($guest)/\($want[1])" then
-        "the drain calls of \($f.doc.calls_from), not its own directory's \($guest)/\($want[1])"
-      else empty end
+    # [the member naming a file, the file it must name (in the guest's
+    # own directory), how a message calls it], of each file naming one.
+    {"analysis.json": [["trace", "trace.dat", ""]],
+     "analysis-quiet.json": [["trace", "trace-quiet.dat", ""], ["calls_from", "trace.dat", "the drain calls of "]],
+     "selftest-analysis.json": [["trace", "trace-selftest.dat", ""]],
+     "selftest-charged.json": [["trace", "trace-selftest.dat", ""]]}[$f.name] | values
+    | first(.[] as [$key, $file, $what] | "\($guest)/\($file)" as $own | $f.doc[$key] | select(tail2 != $own)
+            | "\($what)\(.), not its own directory's \($own)")
     | "\($f.file) was made from \(.): it belongs to another guest; \($f.fix)";
 
 # 3. The self-test: selftest.json's planted is selftest-planted.txt's,
@@ -69,27 +68,28 @@ include "validate";
 # charged by name; pass only when every CPU's counted equals its planted.
   def selftest($guest; $d):
     $d["selftest.json"] as $s | select($s != null)
-    | "\($s.file | split("/")[:-1] | join("/"))" as $dir
+    | ($s.file | split("/")[:-1] | join("/")) as $dir
     | ($d["selftest-analysis.json"].doc) as $a | ($d["selftest-charged.json"].doc) as $c
     | $planted[$guest] as $p
     | if $a == null or $c == null or $p == null then
         "\($s.file) cannot be checked: \($dir)/\(if $p == null then "selftest-planted.txt" elif $a == null then "selftest-analysis.json" else "selftest-charged.json" end) is missing or not 'KIND CPU K' lines; \($s.fix)"
       else
         $s.doc as $s | $c.policy.drain_causes as $causes
-        | ([$p, $s.cpus, $a.cpus, $c.cpus] | map(keys) | add | unique) as $cpus
-        | [$cpus[] as $k
-           | ($a.cpus[$k].by_cause // {}
-              | with_entries(select(.key as $x | any($causes[]; . as $re | $x | test($re)))) | add // 0) as $n
-           | if ($s.cpus[$k].planted // 0) != ($p[$k] // 0) then
-               "CPU \($k) planted \($s.cpus[$k].planted // 0), but selftest-planted.txt says \($p[$k] // 0)"
-             elif ($s.cpus[$k].counted // 0) != $n then
-               "CPU \($k) counted \($s.cpus[$k].counted // 0), but selftest-analysis.json counted \($n) of the planted causes"
-             elif ($c.cpus[$k].charged_by_rule.named // 0) != $n then
-               "CPU \($k): selftest-charged.json charged \($c.cpus[$k].charged_by_rule.named // 0) by name, but selftest-analysis.json counted \($n)"
+        # CPU $k's [planted and counted (selftest.json), planted
+        # (selftest-planted.txt), charged by name (selftest-charged.json)],
+        # 0 where a file does not name it.
+        | def says($k): [$s.cpus[$k].planted, $s.cpus[$k].counted, $p[$k], $c.cpus[$k].charged_by_rule.named] | map(. // 0);
+          ([$p, $s.cpus, $a.cpus, $c.cpus] | map(keys) | add | unique) as $cpus
+        | [$cpus[] as $k | says($k) as [$planted, $counted, $told, $named]
+           | ([$a.cpus[$k].by_cause // {} | to_entries[] | select(.key as $x | any($causes[]; . as $re | $x | test($re))) | .value]
+              | add // 0) as $n
+           | if $planted != $told then "CPU \($k) planted \($planted), but selftest-planted.txt says \($told)"
+             elif $counted != $n then "CPU \($k) counted \($counted), but selftest-analysis.json counted \($n) of the planted causes"
+             elif $named != $n then "CPU \($k): selftest-charged.json charged \($named) by name, but selftest-analysis.json counted \($n)"
              else empty end] as $bad
         | if $causes == [] then "selftest-charged.json was charged by no planted cause"
           elif $bad != [] then $bad[0]
-          elif $s.pass != all($cpus[]; ($s.cpus[.].planted // 0) == ($s.cpus[.].counted // 0)) then
+          elif $s.pass != all($cpus[]; says(.) | .[0] == .[1]) then
             "pass is \($s.pass), but its CPUs' planted and counted say otherwise"
           else empty end
         | "\($dir)/selftest.json disagrees with its evidence: \(.); re-run scripts/analyze.sh \($dir) \($iso)"
