@@ -19,7 +19,6 @@ need_cmd jq make
 run=${1:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
 variants=${2:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
 baseline=${3:?usage: alloc-cost.sh RUNDIR VARIANTS BASELINE}
-plugin=$QC_ROOT/bench/plugin
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -30,7 +29,12 @@ metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns
 	  "task_insns": ".task_insns", "task_insns_nospin": ".task_insns_nospin",
 	  "spin_insns": ".spin_insns", "user_insns": ".user_insns"}'
 
-# The variants measured, each once, in run order.
+# refuse WHAT: die naming WHAT and jq's first error line, without jq's
+# prefix (sed's q).
+refuse() { die "$1: $(sed -e 's/^jq: error[^:]*: //' -e q "$tmp/err")"; }
+
+# The variants measured, each once, in run order; $tmp/V.cost: V's runs,
+# then its drain (qc_plugin_runs), a line each.
 measured=
 for v in $variants; do
 	d=$run/$(qc_label "$v" "" "$QC_TAG_COST")
@@ -40,28 +44,43 @@ for v in $variants; do
 	for f in "$QC_COST_FILE" "$QC_PFT_COST"; do
 		[ -s "$d/$f" ] || die "$d/$f is missing or empty: the counted benchmark of $v did not record (rerun make compare)"
 	done
-	# (a refusal names jq's first error line, without jq's prefix: sed's q)
-	jq -n --slurpfile w "$d/$QC_COST_FILE" --slurpfile pft "$d/$QC_PFT_COST" \
-		--rawfile spin_list "$QC_SPIN_WAIT_LIST" -L "$plugin" -f "$plugin/cost-runs.jq" > "$tmp/$v.runs" 2> "$tmp/err" ||
-		die "$v's counted benchmark: $(sed -e 's/^jq: error[^:]*: //' -e q "$tmp/err")"
-	# The drain's own cost (scenario cost's hammer with markers=1).
-	[ -s "$d/$QC_DRAIN_HAMMER" ] || die "$d/$QC_DRAIN_HAMMER is missing or empty: the counted drain of $v did not record (rerun make compare)"
-	qc_drain_runs "$d" "$v" > "$tmp/$v.drain" 2> "$tmp/err" ||
-		die "$v's counted drain: $(sed -e 's/^jq: error[^:]*: //' -e q "$tmp/err")"
+	# Its runs (pft's) and its drain (the hammer's, markers=1) by one jq,
+	# the runs' line first: a refusal is the first of them that does not
+	# match, as when each had a jq of its own. jq exits 5 on cost-runs.jq's
+	# error, before the runs' line, or drain-runs.jq's, after it; anything
+	# else (no hammer file, no reach rule, a file jq cannot read) is told
+	# apart by running them one by one.
+	rc=1
+	if [ -s "$d/$QC_DRAIN_HAMMER" ]; then
+		rc=0
+		qc_plugin_runs "$d" "$v" "cost drain" > "$tmp/$v.cost" 2> "$tmp/err" || rc=$?
+	fi
+	if [ "$rc" = 5 ]; then
+		[ -s "$tmp/$v.cost" ] || refuse "$v's counted benchmark"
+		refuse "$v's counted drain"
+	elif [ "$rc" != 0 ]; then
+		qc_plugin_runs "$d" "$v" cost > "$tmp/$v.cost" 2> "$tmp/err" || refuse "$v's counted benchmark"
+		[ -s "$d/$QC_DRAIN_HAMMER" ] || die "$d/$QC_DRAIN_HAMMER is missing or empty: the counted drain of $v did not record (rerun make compare)"
+		qc_plugin_runs "$d" "$v" drain >> "$tmp/$v.cost" 2> "$tmp/err" || refuse "$v's counted drain"
+	fi
 	case " $measured " in *" $v "*) ;; *) measured="$measured $v" ;; esac
 done
 [ -n "$measured" ] || { echo null; exit 0; }
 
 welch=$(qc_welch "$tmp") || exit 1
+# Each variant's runs and drain, [RUNS, DRAIN], as its --slurpfile "cost:V",
+# and its directory as --arg "dir:V", for the two jq below.
+set --
+for v in $measured; do
+	set -- "$@" --slurpfile "cost:$v" "$tmp/$v.cost" --arg "dir:$v" "$(qc_label "$v" "" "$QC_TAG_COST")"
+done
 # Every figure's samples, one file per variant, thread count and metric
 # ($tmp/s/V.THREADS.METRIC, one sample a line), written by one jq: a jq and
 # a welch per figure made this step take half a minute.
 mkdir -p "$tmp/s"
-set --
-for v in $measured; do set -- "$@" "$tmp/$v.runs"; done
-jq -r --argjson metrics "$metrics" '(input_filename | sub(".*/"; "") | rtrimstr(".runs")) as $v
-	| .[] as $r | $metrics | to_entries[]
-	| (.value | ltrimstr(".") | split(".")) as $p | "\($v).\($r.threads).\(.key) \($r | getpath($p))"' "$@" |
+jq -n -r --arg measured "$measured" --argjson metrics "$metrics" "$@" '$measured | split(" ")[] | select(. != "") as $v
+	| $ARGS.named["cost:" + $v][0][] as $r | $metrics | to_entries[]
+	| (.value | ltrimstr(".") | split(".")) as $p | "\($v).\($r.threads).\(.key) \($r | getpath($p))"' |
 	awk -v dir="$tmp/s" '{ print $2 > (dir "/" $1) }'
 # Welch's test of every figure of V against the baseline's, or null: a
 # line each, {"v": V, "t": THREADS, "m": METRIC, "w": welch --json}.
@@ -76,13 +95,7 @@ for v in $measured; do
 	done
 done > "$tmp/tests"
 
-# In run order: one object, a key per variant, by one jq (each variant's
-# runs and drain as its --slurpfile "runs:V" and "drain:V").
-set --
-for v in $measured; do
-	set -- "$@" --slurpfile "runs:$v" "$tmp/$v.runs" --slurpfile "drain:$v" "$tmp/$v.drain" \
-		--arg "dir:$v" "$(qc_label "$v" "" "$QC_TAG_COST")"
-done
+# In run order: one object, a key per variant, by one jq.
 jq -n --arg measured "$measured" --slurpfile welch "$tmp/tests" --argjson metrics "$metrics" "$@" '
 	def stats: length as $n | (add / $n) as $m
 		| {n: $n, mean: $m,
@@ -91,9 +104,8 @@ jq -n --arg measured "$measured" --slurpfile welch "$tmp/tests" --argjson metric
 	(reduce $welch[] as $x ({}; .[$x.v][$x.t][$x.m] = ($x.w | if . == null then null else {diff_pct, t, df, p, significant} end))) as $welch
 	| $ARGS.named as $in
 	| reduce ($measured | split(" ")[] | select(. != "")) as $v ({}; . + (
-		$in["runs:" + $v] as $runs | $in["drain:" + $v] as $drain | $in["dir:" + $v] as $dir
+		$in["cost:" + $v] as [$r, $drain] | $in["dir:" + $v] as $dir
 		| ($welch[$v] // {}) as $tests
-		| $runs[0] as $r
 		| {($v): {
 			dir: $dir,
 			samples: ($r | map(del(.functions))),
@@ -105,7 +117,7 @@ jq -n --arg measured "$measured" --slurpfile welch "$tmp/tests" --argjson metric
 				| {key: ($g[0].threads | tostring),
 				   value: (reduce ($g[] | .functions | to_entries[]) as $e ({}; .[$e.key] += $e.value / $n)
 				           | with_entries(select(.value >= 0.01)))}) | from_entries),
-			drain: ($drain[0] | .samples as $s | . + {
+			drain: ($drain | .samples as $s | . + {
 				reached_calls: ($s | length),
 				stats: (if ($s | length) == 0 then null else
 					{kernel_insns: ([$s[].kernel.insns] | stats), kernel_insns_nospin: ([$s[].kernel_insns_nospin] | stats),

@@ -1,7 +1,9 @@
-# cost-runs.jq: one variant's qc-cost windows matched to pft's runs.
+# cost-runs.jq: cost_runs, one variant's qc-cost windows matched to pft's
+# runs (scripts/lib/plugin.sh's qc_plugin_runs calls it):
 #
 #   jq -n --slurpfile w alloc-cost.jsonl --slurpfile pft pft-cost.jsonl \
-#         --rawfile spin_list spin-wait.list -f cost-runs.jq
+#         --rawfile spin_list spin-wait.list -L bench/plugin \
+#         'include "cost-runs"; cost_runs($w; $pft; $spin_list)'
 #
 # Only pft's windows (opener user; qc_hammer's are drain-runs.jq's).
 # Each pft run opened one window on each CPU in its "cpus", in run order, so
@@ -20,6 +22,7 @@
 # Anything that does not match is an error naming what.
 include "spin";
 def per(n): . / n;
+def cost_runs($w; $pft; $spin_list):
 ($spin_list | spin_names) as $spin
 | ($w | map(select(.opener != "module")) | group_by(.vcpu) | map({key: (.[0].vcpu | tostring), value: sort_by(.window)})
     | from_entries) as $by_cpu
@@ -59,4 +62,4 @@ def per(n): . / n;
 | [$by_cpu | to_entries[] | select((.value | length) != ($s.used[.key] // 0))
    | "CPU \(.key): \(.value | length) windows, \($s.used[.key] // 0) pft runs"] as $extra
 | if $extra != [] then error("windows and pft runs do not match (\($extra | join(", "))): something else executed the markers")
-  else $s.runs end
+  else $s.runs end;

@@ -1,10 +1,13 @@
-# drain-runs.jq: one variant's drain_all_pages() calls, each a qc-cost
+# drain-runs.jq: drain_runs, one variant's drain_all_pages() calls, each a qc-cost
 # window of the hammer's CPU (qc_hammer markers=1), matched to the hammer's
 # own per-call wall times.
 #
 #   jq -n --slurpfile w alloc-cost.jsonl --slurpfile hammer drain-hammer.json \
 #         --arg fn FUNCTION --arg per 1|zones --argjson zones N \
-#         --rawfile spin_list spin-wait.list -f drain-runs.jq
+#         --rawfile spin_list spin-wait.list -L bench/plugin \
+#         'include "drain-runs"; drain_runs($w; $hammer; $fn; $per; $zones; $spin_list)'
+#
+# (scripts/lib/plugin.sh's qc_plugin_runs calls it.)
 #
 # The module's windows, in the order the plugin numbered them, are the
 # hammer's calls in call order (stats' samples_us): their numbers must
@@ -20,6 +23,7 @@
 # with samples and functions for complete windows of calls that reached
 # at least one CPU. Anything that does not match is an error naming what.
 include "spin";
+def drain_runs($w; $hammer; $fn; $per; $zones; $spin_list):
 ($spin_list | spin_names) as $spin
 | ($w | map(select(.opener == "module")) | sort_by(.window)) as $calls
 | ($hammer[0]) as $h
@@ -54,4 +58,4 @@ include "spin";
        | map({key: .[0].key, value: (map(.value / $n) | add)}) | from_entries end;
 {function: $fn, entries_per_cpu: $k, calls: ($all | length),
  samples: ($used | map(del(.complete, .functions, .task_functions))),
- functions: mean_of("functions"), task_functions: mean_of("task_functions")}
+ functions: mean_of("functions"), task_functions: mean_of("task_functions")};

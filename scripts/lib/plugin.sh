@@ -27,13 +27,34 @@ qc_drain_reach() {
 	[ -n "$r" ] || die "bench/plugin/drain-reach.list has no rule for variant '$1': add one"
 	echo "$r"
 }
-# qc_drain_runs DIR VARIANT: the counted drain of the cost directory DIR
-# (bench/plugin/drain-runs.jq's object on stdout; its error on stderr and
-# a non-zero exit when the windows and the hammer's calls do not match).
-qc_drain_runs() {
-	_reach=$(qc_drain_reach "$2") || return 1
-	jq -n --slurpfile w "$1/$QC_COST_FILE" --slurpfile hammer "$1/$QC_DRAIN_HAMMER" \
-		--arg fn "${_reach%% *}" --arg per "${_reach#* }" \
-		--argjson zones "$(cat "$1/$QC_DRAIN_ZONES" 2>/dev/null || echo 0)" \
-		--rawfile spin_list "$QC_SPIN_WAIT_LIST" -L "$QC_ROOT/bench/plugin" -f "$QC_ROOT/bench/plugin/drain-runs.jq"
+# qc_plugin_runs DIR VARIANT STAGES: what the cost directory DIR's counts
+# make, by one jq (its start is most of what either costs), a line each
+# (jq -c) in this order, of the STAGES named ("cost drain", "cost" or
+# "drain"): cost, bench/plugin/cost-runs.jq's runs; drain, drain-runs.jq's
+# object (VARIANT's reach rule applied). On stdout; when one does not match,
+# its error on stderr, no line from it or the stages after it, and jq's exit
+# status: 5 (1: VARIANT has no reach rule; 2: a file jq could not read).
+# shellcheck disable=SC2016 # jq programs are single-quoted on purpose
+qc_plugin_runs() {
+	_dir=$1 _v=$2 _stages=" $3 " _inc='' _prog=''
+	# (the arguments in the order each stage's own jq had them: a file
+	# that is not JSON is named as it was)
+	set -- -n -c -L "$QC_ROOT/bench/plugin" --slurpfile w "$_dir/$QC_COST_FILE"
+	case $_stages in *" cost "*)
+		set -- "$@" --slurpfile pft "$_dir/$QC_PFT_COST"
+		_inc='include "cost-runs";' _prog='cost_runs($w; $pft; $spin_list)' ;;
+	esac
+	case $_stages in *" drain "*)
+		_reach=$(qc_drain_reach "$_v") || return 1
+		set -- "$@" --slurpfile hammer "$_dir/$QC_DRAIN_HAMMER" \
+			--arg fn "${_reach%% *}" --arg per "${_reach#* }" \
+			--argjson zones "$(cat "$_dir/$QC_DRAIN_ZONES" 2>/dev/null || echo 0)"
+		_inc="$_inc include \"drain-runs\";"
+		_prog=${_prog:+$_prog, }'drain_runs($w; $hammer; $fn; $per; $zones; $spin_list)' ;;
+	esac
+	jq "$@" --rawfile spin_list "$QC_SPIN_WAIT_LIST" "$_inc $_prog"
 }
+# qc_drain_runs DIR VARIANT: the counted drain of the cost directory DIR
+# (drain-runs.jq's object on stdout; its error on stderr and a non-zero
+# exit when the windows and the hammer's calls do not match).
+qc_drain_runs() { qc_plugin_runs "$1" "$2" drain; }
