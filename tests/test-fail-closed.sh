@@ -23,7 +23,7 @@ validate=$root/scripts/validate.sh
 check=$root/scripts/check-run.sh
 
 ktap_require jq make gcc pkg-config
-ktap_plan 38
+ktap_plan 40
 
 # bad DESCRIPTION PATTERN KIND FILE: the validator refuses FILE in one line.
 bad() { expect_one_error "$1" quietcore "$2" "$validate" "$3" "$4"; }
@@ -98,6 +98,14 @@ run_txt() { sed "$@" "$pristine/run.txt" > "$r/run.txt"; }
 cross() { expect_one_error "$1" quietcore "$2" "$check" "$r"; }
 fresh
 ktap_check "the fixture passes every cross-check" "$check" "$r"
+# The verdict policy (check-run.sh --policy, as summarize.sh calls it),
+# checked once the run's files hold: a missing one, and one that is none.
+policy() { expect_one_error "$1" quietcore "$2" "$check" --policy "$3" "$r"; }
+policy "a missing verdict policy is refused" "the verdict policy $scratch/no-policy.json is missing: restore it" \
+	"$scratch/no-policy.json"
+echo '{"rule": "time"}' > "$scratch/not-a-policy.json"
+policy "a verdict policy of another rule is refused" "not-a-policy.json is not a verdict policy (needs rule \"origins\"" \
+	"$scratch/not-a-policy.json"
 run_txt -e 's/^isolated: .*/isolated: 1-2/' -e 's/^refill: .*/refill: 2/'
 cross "run.txt isolating fewer CPUs than the guests did is refused" "says 'isolated: 1-2' but guest rcu isolated '1-3'"
 run_txt 's/^refill: .*/refill: /'
