@@ -107,7 +107,7 @@ EOF
 # list is read twice a pass)
 nl='
 '
-files= nfiles=0
+files='' nfiles=0
 verdict_file() { files="$files$1 $2$nl" nfiles=$((nfiles + 1)); }
 verdict_file run-txt "$runtxt"
 for g in $judged; do
