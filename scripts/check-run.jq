@@ -103,10 +103,12 @@ include "validate";
 # jq 1.6's try would also catch an error raised after it.) A text of no
 # JSON value at all (blanks; jq skips a byte-order mark) holds, naming
 # nothing, as it did when jq -e read the file itself: summarize.sh then
-# refuses the drain-cause list it does not name.
+# refuses the drain-cause list it does not name. A file that could not be
+# read (its text null) is no policy, as jq -e had it.
   def verdict_policy($file):
-    if test("^\ufeff?[ \t\r\n]*$") then "policy holds" else
-    [try (fromjson
+    (if . == null then null
+     elif test("^\ufeff?[ \t\r\n]*$") then []
+     else [try (fromjson
           | select((.rule == "origins")
               and (.drain_functions | type == "array" and length > 0 and all(type == "string" and test("^[A-Za-z0-9_.]+$")))
               and (.drain_causes_file | type == "string")
@@ -115,10 +117,9 @@ include "validate";
               and (.exposure_scenarios | type == "array") and (.baseline | type == "string")
               and (.verdicts | type == "array" and all(.name and .class and .sentence)))
           | [.baseline, .drain_causes_file])
-     catch null][0]
+     catch null][0] end)
     | if . then "policy holds", .[]
-      else "\($file) is not a verdict policy (needs rule \"origins\", drain_functions, drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, exposure_scenarios, baseline, verdicts): restore it from git" end
-    end;
+      else "\($file) is not a verdict policy (needs rule \"origins\", drain_functions, drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, exposure_scenarios, baseline, verdicts): restore it from git" end;
 
   first($g | to_entries[] | .key as $guest | .value as $d
         | (($d[] | provenance($guest; .)), selftest($guest; $d)))

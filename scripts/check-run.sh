@@ -171,10 +171,11 @@ checks() {
 		n=$((n + 1))
 	done
 	# The policy's text, when asked for and there (its absence is refused
-	# after the jq, which checks it after the run's files); one that cannot
-	# be read is no policy either, as for jq reading it itself.
+	# after the jq, which checks it after the run's files); null for one
+	# that cannot be read, which is no policy either, as for jq reading it
+	# itself (an empty text would be blanks, which hold).
 	if [ -n "$policy" ] && [ -f "$policy" ]; then
-		if [ -r "$policy" ]; then set -- "$@" --rawfile policy "$policy"; else set -- "$@" --arg policy ""; fi
+		if [ -r "$policy" ]; then set -- "$@" --rawfile policy "$policy"; else set -- "$@" --argjson policy null; fi
 		set -- "$@" --arg policy_file "$policy"
 	fi
 	jq -n -r --stream -L "$QC_ROOT/scripts" --slurpfile run_txt "$QC_ROOT/docs/schemas/run-txt.json" \
