@@ -14,6 +14,8 @@
 #   duration      the measurement window, seconds
 #   isolated      the isolated CPUs (boot.sh; nohz_full= etc. say the same)
 #   housekeeping  the other CPUs (boot.sh)
+#   timeout       the host's limit for the guest, seconds (boot.sh): near
+#                 it, guest-init/init dumps where the guest is stuck
 #   probes        the variant whose tracing/probes/<variant>.list to use
 #   audit         the audit's trigger list, tracing/probes/<audit>.list
 #                 (patches/series names it per variant: names differ by tree)
@@ -50,7 +52,7 @@
 # The rthog hog's defaults, read by the guest's scenario and by the host's
 # check of the settings before anything boots (inputs.sh qc_check_rthog).
 QC_RTHOG_DEFAULT_PRIO=10 QC_RTHOG_DEFAULT_PERIOD_MS=1200 QC_RTHOG_DEFAULT_SPIN_MS=900
-QC_GUEST_PARAMS="scenario duration isolated housekeeping probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
+QC_GUEST_PARAMS="scenario duration isolated housekeeping timeout probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
 QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
 
 # --- a run: results/<run-id>/ -----------------------------------------------
@@ -72,6 +74,10 @@ QC_TAG_COST=cost            # the counted benchmark's guests (compare.sh, under 
 # --- a guest: results/<run-id>/<label>/ -------------------------------------
 # Written by the host:
 QC_CONSOLE=console.log      # boot.sh: the serial console -> splats.sh, people
+# The console line guest-init/init writes before it dumps blocked tasks and
+# CPU backtraces (NMIs on every CPU) near the limit: boot.sh quotes it for a
+# hung guest, run.sh refuses a guest that printed it and then finished.
+QC_WATCHDOG_SAYS="quietcore: no exit after"
 QC_COST_FILE=alloc-cost.jsonl  # the qc-cost TCG plugin (run.sh --count-cost) -> alloc-cost.sh
 QC_BOOT_PARAMS=boot-params.txt  # boot.sh (then run.sh adds the variant's lines) -> summarize.sh
 QC_QEMU_ERR=qemu.err        # boot.sh: QEMU's stderr

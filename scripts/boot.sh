@@ -41,7 +41,10 @@ mkdir -p "$out"
 cmdline="console=ttyS0,115200 panic=-1 tsc=reliable"
 cmdline="$cmdline nohz_full=$isolated isolcpus=nohz,domain,managed_irq,$isolated"
 cmdline="$cmdline rcu_nocbs=$isolated irqaffinity=$(qc_housekeeping_of "$isolated" "$smp")"
-cmdline="$cmdline qc.isolated=$isolated qc.housekeeping=$(qc_housekeeping_of "$isolated" "$smp") $append"
+cmdline="$cmdline qc.isolated=$isolated qc.housekeeping=$(qc_housekeeping_of "$isolated" "$smp")"
+# The guest's own clock runs with ours under TCG: it dumps its blocked
+# tasks and CPU backtraces shortly before this limit (guest-init/init).
+cmdline="$cmdline qc.timeout=$timeout $append"
 
 disk=$out/.results.img
 rm -f "$disk"
@@ -113,7 +116,11 @@ if [ -z "$guest_rc" ]; then
 	s=$(splat)
 	[ -n "$s" ] || [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] || plugin_refused
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		die "guest hung: no exit within $timeout s (last console line: $(tail -n1 "$out/$QC_CONSOLE" | tr -d '\r' | cut -c1-160)); see $out/$QC_CONSOLE"
+		# Where it was (its last progress line), what the kernel said
+		# (the first splat), what a plugin said, and the console's last word.
+		p=$(grep '^QC: ' "$out/$QC_CONSOLE" | tail -n1 | tr -d '\r' | cut -c5-124)
+		e=$(sed -n 's/^quietcore: error: //p' "$out/$QC_QEMU_ERR" 2>/dev/null | head -n1 | cut -c1-200)
+		die "guest hung: no exit within $timeout s (last progress: ${p:-none}${s:+; first splat: $s}${e:+; QEMU: $e}; last console line: $(tail -n1 "$out/$QC_CONSOLE" | tr -d '\r' | cut -c1-160)); see $out/$QC_CONSOLE"
 	fi
 	die "guest died before finishing${s:+: $s}; see $out/$QC_CONSOLE"
 fi

@@ -167,6 +167,11 @@ if ! "$QC_ROOT/scripts/splats.sh" "$out/$QC_CONSOLE" > "$out/splats.txt"; then
 	die "kernel splat in the $label guest: $("$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" | cut -c1-200) (see $out/splats.txt)"
 fi
 rm -f "$out/splats.txt"
+# So does the guest's own dump near the limit (guest-init/init): it sent
+# NMIs to every CPU, the isolated ones too, inside what was measured.
+at=$(sed -n "s/^$QC_WATCHDOG_SAYS \([0-9]*\) s.*/\1/p" "$out/$QC_CONSOLE" | head -n1)
+[ -z "$at" ] ||
+	die "the $label guest finished only after its watchdog's dump at $at s of the $timeout s limit, which sent NMIs to every CPU: not a clean run; re-run with a longer --timeout (see $out/$QC_CONSOLE)"
 "$QC_ROOT/scripts/analyze.sh" "$out" "$isolated"
 {
 	echo "variant: $label"

@@ -4,7 +4,8 @@
 # A guest that hangs, panics or whose scenario fails ends the run with one
 # clear line, a non-zero exit and a status file that says so: never a
 # result that looks whole. Uses the stock build and guest scripts that
-# misbehave on purpose.
+# misbehave on purpose, and a guest that finishes only after its own
+# watchdog dumped backtraces (guest-init/init) is refused too.
 . "$(dirname "$0")/ktap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
@@ -13,12 +14,25 @@ export QC_RESULTS="$scratch/results"
 run() { "$root/scripts/run.sh" -V spinlock --no-build -d 1 "$@"; }
 
 ktap_require qemu-system-x86_64 gcc make jq cpio
-ktap_plan 6
+ktap_plan 9
 ktap_build_boots
 echo 'sleep 600' > "$scratch/hang.sh"
-expect_error "a hung guest is stopped at the timeout and named" "guest hung: no exit within 20 s" \
+expect_error "a hung guest is stopped at the timeout and named, with its last progress line" \
+	"guest hung: no exit within 20 s (last progress: booted " \
 	run --guest-script "$scratch/hang.sh" --timeout 20
 ktap_check "the hung run's status says failed" sh -c "status_of() { cat '$QC_RESULTS'/*/spinlock/status; }; status_of | grep -q '^failed: guest hung'"
+# guest-init/init: at half of a short limit the guest says where it is.
+ktap_check "before the limit the guest dumped its blocked tasks and CPU backtraces" sh -c \
+	"c=\$(cat '$QC_RESULTS'/*/spinlock/console.log) && echo \"\$c\" | grep -q 'quietcore: no exit after 10 s of the host.s 20' &&
+	 echo \"\$c\" | grep -q 'Show Blocked State' && echo \"\$c\" | grep -q 'NMI backtrace for cpu 0'"
+rm -rf "$QC_RESULTS"
+
+# One that finishes after that dump (at 15 s of 30) measured NMIs too.
+echo 'while [ "$(cut -d. -f1 /proc/uptime)" -lt 17 ]; do sleep 1; done' > "$scratch/late.sh"
+expect_error "a guest that finishes after its watchdog's dump is refused" \
+	"finished only after its watchdog's dump at 15 s of the 30 s limit" \
+	run --guest-script "$scratch/late.sh" --timeout 30
+ktap_check "the late run's status says failed" sh -c "grep -q '^failed: the spinlock guest finished only after' '$QC_RESULTS'/*/spinlock/status"
 rm -rf "$QC_RESULTS"
 
 echo 'echo c > /proc/sysrq-trigger' > "$scratch/panic.sh"
