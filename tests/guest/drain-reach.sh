@@ -12,10 +12,13 @@ grep -c '^Node' /proc/zoneinfo > "$QC_DRAIN_ZONES"
 refill -c 1-3 -T 20 -P 64 -D 60 -q --json refill.json > refill.txt 2>&1 &
 refill_pid=$!
 sleep 2
+qc_say "drain-reach: starting the trace and its probes"
 sh /qc/tracing/guest/trace-start.sh 8192
+qc_say "drain-reach: 2 s of drains from CPU 0"
 insmod /qc/modules/qc_hammer.ko cpu=0 rate_hz=20 markers=1
 qc_hammer_start 2
 qc_hammer_finish "$QC_DRAIN_HAMMER" 60
+qc_say "drain-reach: $(sed -n 's/.*"calls": *\([0-9]*\).*/\1/p' "$QC_DRAIN_HAMMER") drains made; stopping the trace"
 sh /qc/tracing/guest/trace-stop.sh drain-reach.dat
 kill -INT "$refill_pid" 2>/dev/null || true
 wait "$refill_pid" || true
