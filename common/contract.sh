@@ -81,6 +81,7 @@ QC_WATCHDOG_SAYS="quietcore: no exit after"
 QC_COST_FILE=alloc-cost.jsonl  # the qc-cost TCG plugin (run.sh --count-cost) -> alloc-cost.sh
 QC_BOOT_PARAMS=boot-params.txt  # boot.sh (then run.sh adds the variant's lines) -> summarize.sh
 QC_QEMU_ERR=qemu.err        # boot.sh: QEMU's stderr
+QC_VCPUS=vcpus.txt          # boot.sh, for a guest near its limit: scripts/vcpus.sh -> people
 # (status, as for a run: run.sh; summarize.sh reads it.)
 
 # Written by the guest in /results, carried home by /init:

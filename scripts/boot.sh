@@ -46,6 +46,12 @@ cmdline="$cmdline qc.isolated=$isolated qc.housekeeping=$(qc_housekeeping_of "$i
 # tasks and CPU backtraces shortly before this limit (guest-init/init).
 cmdline="$cmdline qc.timeout=$timeout $append"
 
+# QEMU's gdbstub, so that a guest about to be stopped as hung can be asked
+# where its vCPUs are (vcpus.sh, below); a socket path of its own, short
+# enough for a unix socket wherever the results are.
+gdb_sock=$(mktemp -u "${TMPDIR:-/tmp}/qc-gdb.XXXXXX")
+vmlinux=${kernel%/arch/x86/boot/bzImage}/vmlinux
+
 disk=$out/.results.img
 rm -f "$disk"
 truncate -s 1G "$disk"
@@ -56,7 +62,7 @@ set -- qemu-system-x86_64 -nodefaults -machine pc -accel "$accel_opt" -cpu max \
 	-smp "$smp" -m "$mem" -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
 	-drive "file=$disk,format=raw,if=virtio" \
 	-display none -monitor none -serial "file:$out/$QC_CONSOLE" -no-reboot \
-	${plugin:+-plugin "$plugin"}
+	-gdb "unix:$gdb_sock,server=on,wait=off" ${plugin:+-plugin "$plugin"}
 node=0 sum=0
 for mb in $(echo "$numa" | tr ',' ' '); do
 	cpus=
@@ -90,9 +96,23 @@ tail -n +1 -s 0.5 -f --pid=$qpid "$out/$QC_CONSOLE" 2>/dev/null | while IFS= rea
 	esac
 done &
 tpid=$!
+# Shortly before the limit (15 s, or a third of a short one), where each
+# vCPU is: a guest looping with interrupts off prints nothing of its own.
+margin=15
+[ "$timeout" -gt 45 ] || margin=$((timeout / 3))
+(
+	trap 'kill $s 2>/dev/null; exit 0' TERM
+	sleep $((timeout - margin)) & s=$!
+	wait $s
+	! kill -0 $qpid 2>/dev/null || "$QC_ROOT/scripts/vcpus.sh" "$gdb_sock" "$vmlinux" > "$out/$QC_VCPUS" 2>/dev/null
+) &
+spid=$!
 rc=0
 wait $qpid || rc=$?
 wait $tpid 2>/dev/null || true
+kill $spid 2>/dev/null || true
+wait $spid 2>/dev/null || true
+rm -f "$gdb_sock"
 {
 	cat "$out/.boot_s" 2>/dev/null
 	echo "wall_s: $(( $(date +%s) - start ))"
@@ -116,11 +136,12 @@ if [ -z "$guest_rc" ]; then
 	s=$(splat)
 	[ -n "$s" ] || [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] || plugin_refused
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		# Where it was (its last progress line), what the kernel said
-		# (the first splat), what a plugin said, and the console's last word.
+		# Where it was (its last progress line, its vCPUs), what the kernel
+		# said (the first splat), what a plugin said, the console's last word.
 		p=$(grep '^QC: ' "$out/$QC_CONSOLE" | tail -n1 | tr -d '\r' | cut -c5-124)
 		e=$(sed -n 's/^quietcore: error: //p' "$out/$QC_QEMU_ERR" 2>/dev/null | head -n1 | cut -c1-200)
-		die "guest hung: no exit within $timeout s (last progress: ${p:-none}${s:+; first splat: $s}${e:+; QEMU: $e}; last console line: $(tail -n1 "$out/$QC_CONSOLE" | tr -d '\r' | cut -c1-160)); see $out/$QC_CONSOLE"
+		v=$(awk '$1 == 1 { printf "%s%s %s", sep, $2, $4; sep = ", " }' "$out/$QC_VCPUS" 2>/dev/null | cut -c1-200)
+		die "guest hung: no exit within $timeout s (last progress: ${p:-none}${v:+; vCPUs at: $v (all in $QC_VCPUS)}${s:+; first splat: $s}${e:+; QEMU: $e}; last console line: $(tail -n1 "$out/$QC_CONSOLE" | tr -d '\r' | cut -c1-160)); see $out/$QC_CONSOLE"
 	fi
 	die "guest died before finishing${s:+: $s}; see $out/$QC_CONSOLE"
 fi

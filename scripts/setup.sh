@@ -15,6 +15,8 @@ pkgs="$(qc_registry | awk '{ print $3 }' | sort -u | paste -sd' ' -)"
 pkgs="$pkgs gcc make bc flex bison libelf-dev libssl-dev cpio xz-utils ccache git sparse kmod"
 # guest: emulator, measurement tools, userland
 pkgs="$pkgs qemu-system-x86 rt-tests trace-cmd busybox-static"
+# where the vCPUs of a guest about to be stopped as hung are (scripts/vcpus.sh)
+pkgs="$pkgs gdb"
 # host analysis and reports
 pkgs="$pkgs libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config jq gnuplot-nox"
 # headless Chromium: tests/test-report-html.sh renders report.html in it
