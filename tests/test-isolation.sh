@@ -60,7 +60,17 @@ decoy_named() {
 		== ((.by_cause["workqueue:qc_decoy_work"] // 0) + (.by_cause["irq_vectors:call_function_single:qc_decoy_ipi"] // 0))] | all' "$a" 2>/dev/null
 	done | sort -u
 }
-ktap_check "... each named as the decoy's (chains from qc_decoy_fn), none without a sender ($(q '[.variants[].unknown_total] | add') unknown)" \
+# The interruptions without a sender, by variant, CPU and cause: named in
+# the check's line, so that a failing run says which they were.
+unknowns() {
+	for v in wq rcu; do
+		jq -r --arg v "$v" '.cpus | to_entries[] | .key as $c
+			| .value.origins.unknown_by_cause // {} | to_entries[]
+			| "\($v) cpu\($c) \(.key) x\(.value)"' "${s%/*}/$v/analysis.json" 2>/dev/null
+	done | paste -sd, - | sed 's/,/, /g'
+}
+u=$(unknowns)
+ktap_check "... each named as the decoy's (chains from qc_decoy_fn), none without a sender ($(q '[.variants[].unknown_total] | add') unknown${u:+: $u})" \
 	test "$(decoy_named)/$(q '[.variants[].unknown_total] | add')" = true/0
 ktap_check "rcu: the hammer completed at least 100 drains ($(q .variants.rcu.drain.calls))" \
 	test "$(q '.variants.rcu.drain.calls >= 100')" = true
