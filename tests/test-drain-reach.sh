@@ -28,7 +28,7 @@ reach_boot() {
 }
 # A guest that hangs is booted again, at most twice, and says so: under
 # the plugin, QEMU 7.2's multi-threaded TCG has kept a vCPU trapping on a
-# kernel text patch's int3 after the kernel removed it, in ~1 boot of 13
+# kernel text patch's int3 after the kernel removed it, in 3 of ~43 boots
 # here and in CI (README.md, "Under TCG"). Only a hang: any other failure,
 # or a third hang, fails the check.
 reach_boot_retried() {
