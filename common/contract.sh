@@ -75,8 +75,8 @@ QC_TAG_COST=cost            # the counted benchmark's guests (compare.sh, under 
 # Written by the host:
 QC_CONSOLE=console.log      # boot.sh: the serial console -> splats.sh, people
 # The console line guest-init/init writes before it dumps blocked tasks and
-# CPU backtraces (NMIs on every CPU) near the limit: boot.sh quotes it for a
-# hung guest, run.sh refuses a guest that printed it and then finished.
+# CPU backtraces (NMIs on every CPU) near the limit: run.sh refuses a guest
+# that printed it and then finished (a hung one is refused as hung).
 QC_WATCHDOG_SAYS="quietcore: no exit after"
 QC_COST_FILE=alloc-cost.jsonl  # the qc-cost TCG plugin (run.sh --count-cost) -> alloc-cost.sh
 QC_BOOT_PARAMS=boot-params.txt  # boot.sh (then run.sh adds the variant's lines) -> summarize.sh

@@ -101,9 +101,9 @@ tpid=$!
 margin=15
 [ "$timeout" -gt 45 ] || margin=$((timeout / 3))
 (
-	trap 'kill $s 2>/dev/null; exit 0' TERM
-	sleep $((timeout - margin)) & s=$!
-	wait $s
+	trap 'kill $sleeper 2>/dev/null; exit 0' TERM
+	sleep $((timeout - margin)) & sleeper=$!
+	wait $sleeper
 	! kill -0 $qpid 2>/dev/null || "$QC_ROOT/scripts/vcpus.sh" "$gdb_sock" "$vmlinux" > "$out/$QC_VCPUS" 2>/dev/null
 ) &
 spid=$!

@@ -102,9 +102,9 @@ done < "$tmp/told"
 { read -r pcp_json; read -r oslat_json; read -r refill_json; } <<-EOF
 $(qc_window_file pcp-window "" json; qc_window_file oslat "" json; qc_window_file refill "" json)
 EOF
-# (kept in $files as well as in $tmp/files, and counted, nfiles: the
-# shell's read takes a byte a system call, ~1.4 us each here, and the
-# list is read twice a pass)
+# (kept in $files, counted in nfiles, for checks() to walk: the shell's
+# read takes a byte a system call, ~1.4 us each here; $tmp/files is for
+# jq's --rawfile list and the rare fallbacks)
 nl='
 '
 files='' nfiles=0
