@@ -17,6 +17,7 @@ set -eu
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
+. "$here/lib/qemu.sh"
 . "$here/../common/cpulist.sh"
 
 kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append= plugin= numa=
@@ -34,7 +35,8 @@ done
 [ -f "$kernel" ] || die "no kernel image '$kernel': build the variant first (scripts/build.sh)"
 [ -f "$initrd" ] || die "no initramfs '$initrd'"
 [ -n "$out" ] && [ -n "$isolated" ] || die "boot.sh needs --out and --isolated"
-need_cmd qemu-system-x86_64 timeout tar
+need_cmd timeout tar
+qemu_version=$(qc_check_qemu)
 mkdir -p "$out"
 
 # The isolation the design asks for, derived from one CPU list.
@@ -58,7 +60,7 @@ truncate -s 1G "$disk"
 accel_opt="tcg,thread=multi"
 [ "$accel" = kvm ] && accel_opt=kvm
 [ -z "$plugin" ] || [ "$accel" = tcg ] || die "a TCG plugin needs --accel tcg, not $accel"
-set -- qemu-system-x86_64 -nodefaults -machine pc -accel "$accel_opt" -cpu max \
+set -- "$QC_QEMU" -nodefaults -machine pc -accel "$accel_opt" -cpu max \
 	-smp "$smp" -m "$mem" -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
 	-drive "file=$disk,format=raw,if=virtio" \
 	-display none -monitor none -serial "file:$out/$QC_CONSOLE" -no-reboot \
@@ -74,6 +76,7 @@ done
 [ -z "$numa" ] || [ "$sum" -eq "$mem" ] || die "boot.sh: NUMA node sizes $numa do not sum to --mem $mem"
 {
 	echo "accel: $accel"
+	echo "qemu_version: $qemu_version"
 	echo "smp: $smp"
 	echo "mem_mb: $mem"
 	echo "kernel_cmdline: $cmdline"
