@@ -7,6 +7,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/log.sh"
 . "$here/../common/cpulist.sh"
 . "$here/lib/inputs.sh"
+. "$here/lib/qemu.sh"
 . "$here/lib/plugin.sh"
 . "$here/lib/probes.sh"
 . "$here/lib/runs.sh"
@@ -152,7 +153,7 @@ accel=$("$QC_ROOT/scripts/accel.sh" "$bdir/arch/x86/boot/bzImage" "$initrd")
 plugin=
 if [ "$count_cost" = yes ]; then
 	[ "$accel" = tcg ] || die "--count-cost needs TCG (the plugin counts what TCG executes): set QC_ACCEL=tcg"
-	so=$(qc_cost_plugin)
+	so=$(qc_cost_plugin "$(qc_qemu_version)")
 	map=$(qc_system_map "$variant" "$flavour")
 	reach=$(qc_drain_reach "$variant")
 	plugin="$so,map=$map,out=$out/$QC_COST_FILE,entry=${reach%% *}"

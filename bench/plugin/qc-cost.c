@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * qc-cost: a QEMU TCG plugin (API version 1, QEMU 7.2) that counts what a
+ * qc-cost: a QEMU TCG plugin (API version 4, QEMU 10.0; built for version 1
+ * too, QEMU 7.2: qemu-plugin-api.h) that counts what a
  * guest x86-64 CPU executes between two marker instructions its program
  * runs: instructions, memory loads and memory stores, each split into
  * kernel and user, and the kernel's share attributed to the function of the
@@ -375,10 +376,28 @@ static void on_close(unsigned int index, void *udata)
 	atomic_fetch_add(&windows_closed, 1);
 }
 
+/*
+ * The first N (at most 4) bytes of an instruction into B; 0 when it is
+ * shorter or its bytes cannot be read. API version 3 copies them out; 1
+ * hands out a pointer.
+ */
+static int insn_bytes(const struct qemu_plugin_insn *insn, unsigned char *b, size_t n)
+{
+	if (qemu_plugin_insn_size(insn) < n)
+		return 0;
+#if QC_PLUGIN_API_VERSION >= 3
+	return qemu_plugin_insn_data(insn, b, n) == n;
+#else
+	memcpy(b, qemu_plugin_insn_data(insn), n);
+	return 1;
+#endif
+}
+
 static int is_marker(const struct qemu_plugin_insn *insn, const unsigned char *m)
 {
-	return qemu_plugin_insn_size(insn) == 3 &&
-	       !memcmp(qemu_plugin_insn_data(insn), m, 3);
+	unsigned char b[3];
+
+	return qemu_plugin_insn_size(insn) == 3 && insn_bytes(insn, b, 3) && !memcmp(b, m, 3);
 }
 
 /*
@@ -387,10 +406,10 @@ static int is_marker(const struct qemu_plugin_insn *insn, const unsigned char *m
  */
 static int is_rsp_move(const struct qemu_plugin_insn *insn, unsigned char opcode, int rm)
 {
-	const unsigned char *b = qemu_plugin_insn_data(insn);
+	unsigned char b[4];
 	int mod;
 
-	if (qemu_plugin_insn_size(insn) < 4 || b[0] != 0x48 || b[1] != opcode)
+	if (!insn_bytes(insn, b, 4) || b[0] != 0x48 || b[1] != opcode)
 		return 0;
 	mod = b[2] >> 6;
 	return (mod == 1 || mod == 2) && ((b[2] >> 3) & 7) == 4 && (b[2] & 7) == rm;

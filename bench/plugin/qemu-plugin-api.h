@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The part of QEMU's TCG plugin API (version 1, as QEMU 7.2 ships it) that
- * qc-cost uses, declared here because Debian packages no qemu-plugin.h.
- * Written from QEMU 7.2's documented interface (include/qemu/qemu-plugin.h):
- * the names, argument types and enum values must match it exactly, since
- * QEMU resolves these symbols in its own binary when it loads the plugin.
+ * The part of QEMU's TCG plugin API that qc-cost uses, declared here because
+ * Debian packages no qemu-plugin.h. Written from QEMU's documented interface
+ * (include/qemu/qemu-plugin.h): the names, argument types and enum values
+ * must match it exactly, since QEMU resolves these symbols in its own binary
+ * when it loads the plugin.
+ *
+ * Two versions, chosen at build time by QC_PLUGIN_API_VERSION:
+ *   4  QEMU 10.0's (QEMU_PLUGIN_VERSION 4; QEMU_PLUGIN_MIN_VERSION 2 in its
+ *      plugins/plugin.h): what the rig runs on (scripts/lib/qemu.sh).
+ *      Version 3 made qemu_plugin_insn_data copy into a caller's buffer;
+ *      nothing else qc-cost uses changed from version 1.
+ *   1  QEMU 7.2's, which refuses any other: kept only to measure 7.2 beside
+ *      10 on one machine (QC_QEMU_UNPROVEN=1).
  */
 #ifndef QC_QEMU_PLUGIN_API_H
 #define QC_QEMU_PLUGIN_API_H
@@ -14,7 +22,12 @@
 #include <stdint.h>
 
 #define QC_PLUGIN_EXPORT __attribute__((visibility("default")))
-#define QC_PLUGIN_API_VERSION 1
+#ifndef QC_PLUGIN_API_VERSION
+#define QC_PLUGIN_API_VERSION 4
+#endif
+#if QC_PLUGIN_API_VERSION != 1 && QC_PLUGIN_API_VERSION != 4
+#error "qemu-plugin-api.h declares API versions 1 (QEMU 7.2) and 4 (QEMU 10.0)"
+#endif
 
 typedef uint64_t qemu_plugin_id_t;
 typedef uint32_t qemu_plugin_meminfo_t;
@@ -83,7 +96,12 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
 						 size_t idx);
+#if QC_PLUGIN_API_VERSION >= 3
+size_t qemu_plugin_insn_data(const struct qemu_plugin_insn *insn,
+			     void *dest, size_t len);
+#else
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+#endif
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);

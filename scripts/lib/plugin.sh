@@ -6,11 +6,15 @@
 # Needs paths.sh and log.sh.
 # shellcheck shell=sh
 
+# qc_cost_plugin QEMU_VERSION: the plugin built for that QEMU's plugin API:
+# version 4 from QEMU 9 on, version 1 before (QEMU 7.2 refuses any other).
 qc_cost_plugin() {
+	_so=qc-cost.so
+	case $1 in [0-8].*) _so=qc-cost-v1.so ;; esac
 	mkdir -p "$QC_CACHE/plugin"
 	make -s -f "$QC_ROOT/bench/plugin/Makefile" PLUGIN_OUT="$QC_CACHE/plugin" \
-		"$QC_CACHE/plugin/qc-cost.so" >&2 || die "bench/plugin/qc-cost.so does not build"
-	echo "$QC_CACHE/plugin/qc-cost.so"
+		"$QC_CACHE/plugin/$_so" >&2 || die "bench/plugin/$_so does not build"
+	echo "$QC_CACHE/plugin/$_so"
 }
 QC_DRAIN_REACH_LIST=$QC_ROOT/bench/plugin/drain-reach.list
 QC_SPIN_WAIT_LIST=$QC_ROOT/bench/plugin/spin-wait.list
