@@ -315,6 +315,7 @@ for g in $judged; do [ -f "$run/$g/$QC_BOOT_PARAMS" ] && { bp=$run/$g/$QC_BOOT_P
 # (what run.txt and that guest's boot-params.txt say of the run)
 qc_kv_read "${bp:-/dev/null}" smp; smp=$QC_KV
 qc_kv_read "${bp:-/dev/null}" accel; accel=$QC_KV
+qc_kv_read "${bp:-/dev/null}" qemu_version; qemu_version=$QC_KV
 qc_kv_read "${bp:-/dev/null}" kernel_tree; tree=${QC_KV%% + patches*}
 qc_kv_read "$runtxt" id; run_id=$QC_KV
 qc_kv_read "$runtxt" duration_s; duration=$QC_KV
@@ -328,7 +329,7 @@ qc_kv_read "$runtxt" duration_s; duration=$QC_KV
 set --
 for g in $judged; do set -- "$@" "$tmp/v-$g.json"; done
 jq -n \
-	--arg id "$run_id" --arg accel "$accel" --arg tree "$tree" \
+	--arg id "$run_id" --arg accel "$accel" --arg qemu "$qemu_version" --arg tree "$tree" \
 	--arg scenario "$scenario" --arg duration "$duration" \
 	--arg isolated "$isolated" --arg refill "$refill" \
 	--arg oslat "$(oslat_cpus)" \
@@ -345,10 +346,12 @@ jq -n \
 	 [inputs] as $judged
 	 | ([$names | splits(" +") | select(. != "")] as $n | [$n, $judged] | transpose
 	  | map({(.[0]): .[1].summary}) | add // {}) as $v
-	 | {run: {id: $id, accel: ($accel | blank_null // "unknown"), kernel_tree: ($tree | blank_null),
+	 | {run: ({id: $id, accel: ($accel | blank_null // "unknown"), kernel_tree: ($tree | blank_null),
 	        scenario: $scenario, duration_s: ($duration | number_or_null),
 	        isolated_cpus: $isolated, refill_cpus: $refill, oslat_cpus: $oslat,
-	        housekeeping_cpus: $housekeeping},
+	        housekeeping_cpus: $housekeeping}
+	     # (runs booted before boot.sh recorded it have none)
+	     + (if $qemu == "" then {} else {qemu_version: $qemu} end)),
 	  policy: ($policy + {baseline: $baseline, baseline_rule: $baseline_rule}),
 	  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end),
 	  alloc_cost: $cost[0]}

@@ -332,7 +332,7 @@ def facts:
 	{h2: "Run"},
 	{ul: [
 		"run id: \(.run.id | code), status: \($run_status | code)",
-		"accelerator: **\(.run.accel | dash)** — \(accel_text)",
+		"accelerator: **\(.run.accel | dash)**\(if .run.qemu_version then " (QEMU \(.run.qemu_version))" else "" end) — \(accel_text)",
 		("kernel tree: \(.run.kernel_tree | dash) (each variant: that tree plus its " +
 			"series in patches/<variant>/, none for spinlock)"),
 		"scenario: \(.run.scenario | dash | code), " + (if .run.scenario == "audit"
