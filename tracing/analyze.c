@@ -376,13 +376,13 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 	lost_cpu = stats_lost_cpu(h, &lost);
 	if (lost_cpu >= 0) {
 		set_err(c->err, c->errlen,
-			"%s: the kernel's ring buffer of CPU %d overran or dropped %ld events: its counts would be incomplete (raise trace-start.sh's buffer size and re-run the variant)",
+			"%s: the kernel's ring buffer of CPU %d overran or dropped %ld events: its counts would be incomplete (raise trace-arm.sh's buffer size and re-run the variant)",
 			file, lost_cpu, lost);
 		goto out;
 	}
 	if (c->lost_cpu >= 0) {
 		set_err(c->err, c->errlen,
-			"%s: events were lost on CPU %d: its counts would be incomplete (raise trace-start.sh's buffer size and re-run the variant)",
+			"%s: events were lost on CPU %d: its counts would be incomplete (raise trace-arm.sh's buffer size and re-run the variant)",
 			file, c->lost_cpu);
 		goto out;
 	}

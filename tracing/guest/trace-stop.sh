@@ -1,17 +1,19 @@
 #!/bin/sh
-# trace-stop.sh OUTFILE: stop the tracing trace-start.sh began, write the
-# ring buffers to OUTFILE (a trace-cmd trace.dat: trace-cmd 3.1 writes file
-# version 7, zstd-compressed, by default), then reset tracing so that
-# nothing keeps tracing.
+# trace-stop.sh OUTFILE: close the window trace-start.sh opened (tracing
+# off) and write its ring buffers to OUTFILE (a trace-cmd trace.dat:
+# trace-cmd 3.1 writes file version 7, zstd-compressed, by default). What
+# trace-arm.sh enabled stays enabled for the next window: disabling it
+# would patch kernel text with every CPU online.
 # busybox ash
 set -u
 [ $# -eq 1 ] || { echo "usage: trace-stop.sh OUTFILE" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/trace-lib.sh"
 out=$1
-warn() { echo "trace-stop: $*" >&2; }
 rc=0
-trace-cmd stop || { warn "trace-cmd stop failed"; rc=1; }
-# extract writes per-CPU temporary files next to OUTFILE.
-trace-cmd extract -o "$out" >/dev/null || { warn "trace-cmd extract -o $out failed"; rc=1; }
+echo 0 > "$T/tracing_on" || { warn "cannot switch tracing off"; rc=1; }
+# extract writes per-CPU temporary files next to OUTFILE. Without -k it
+# disables every event and the function tracer once it is done.
+trace-cmd extract -k -o "$out" >/dev/null || { warn "trace-cmd extract -k -o $out failed"; rc=1; }
 [ -s "$out" ] || { warn "$out is empty"; rc=1; }
-trace-cmd reset >/dev/null 2>&1 || warn "trace-cmd reset failed"
 exit $rc
