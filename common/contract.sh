@@ -43,7 +43,7 @@
 #   rthog_spin_ms param: how long it spins at each wake-up, ms, shorter than
 #                 the period (default 900)
 #   origins       param: "no" leaves the send-side probes out of the trace
-#                 (tracing/guest/trace-start.sh), only to measure their cost: the
+#                 (tracing/guest/trace-arm.sh), only to measure their cost: the
 #                 verdict rule refuses such a trace
 # A scenario that needs kernel parameters of its own names them on a
 # "# qc-kernel-args:" line (run.sh adds them; stress: page_owner=on), and
@@ -89,6 +89,7 @@ QC_GUEST_JSON=guest.json    # guest-lib.sh qc_record_facts: what the kernel isol
 QC_SCENARIO_LOG=scenario.log  # /init: the scenario's output -> boot.sh on failure
 QC_EXIT_STATUS=exit-status  # /init: the scenario's exit status
 QC_DMESG=dmesg.log          # /init: the kernel log at the end
+QC_TEXT_POKES=text-pokes.txt  # /init (tracing/guest/poke-watch.sh): every kernel text patch of the boot, with its stack -> scripts/text-pokes.sh
 QC_ISOLATION=isolation.txt  # cpusets/isolate.sh's record -> cpusets/verify.sh --record
 QC_VERIFY=verify.txt        # cpusets/verify.sh after isolation
 QC_PRIME=prime.txt          # guest-init/prime.c's per-CPU lines

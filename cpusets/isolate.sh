@@ -28,6 +28,10 @@
 #   --stat-interval SECONDS     vm.stat_interval (default 300)
 #   --partition isolated|root   partition type to ask for (default isolated;
 #                               falls back to root if the kernel refuses)
+#   --cgroups-only              make the two cgroups and stop: the first
+#                               cpuset's mkdir patches kernel text (static
+#                               keys), done while one CPU is online
+#                               (guest-init/measure.sh qc_prepare)
 # Exit: 0 set up, 1 a step failed (message on stderr), 2 usage.
 set -u
 case $0 in */*) QC_CPUSETS=${0%/*} ;; *) QC_CPUSETS=. ;; esac
@@ -35,13 +39,14 @@ case $0 in */*) QC_CPUSETS=${0%/*} ;; *) QC_CPUSETS=. ;; esac
 . "$QC_CPUSETS/irq-affinity.sh"
 . "$QC_CPUSETS/sysctls.sh"
 
-rt=keep stat_interval=300 want_prs=isolated
-usage() { echo "usage: $0 [--rt-throttle off|on|keep] [--stat-interval S] [--partition isolated|root] HOUSEKEEPING ISOLATED [RECORD]" >&2; exit 2; }
+rt=keep stat_interval=300 want_prs=isolated cgroups_only=no
+usage() { echo "usage: $0 [--rt-throttle off|on|keep] [--stat-interval S] [--partition isolated|root] [--cgroups-only] HOUSEKEEPING ISOLATED [RECORD]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rt-throttle) [ $# -ge 2 ] || usage; rt=$2; shift 2 ;;
 	--stat-interval) [ $# -ge 2 ] || usage; stat_interval=$2; shift 2 ;;
 	--partition) [ $# -ge 2 ] || usage; want_prs=$2; shift 2 ;;
+	--cgroups-only) cgroups_only=yes; shift ;;
 	-h | --help) usage ;;
 	--) shift; break ;;
 	-*) usage ;;
@@ -90,6 +95,7 @@ grep -qw cpuset "$QC_CGROOT/cgroup.controllers" ||
 echo +cpuset > "$QC_CGROOT/cgroup.subtree_control" ||
 	{ err "cannot enable cpuset in $QC_CGROOT/cgroup.subtree_control"; exit 1; }
 mkdir -p "$QC_CG_HK" "$QC_CG_ISO" || { err "cannot create cgroups"; exit 1; }
+[ "$cgroups_only" = no ] || exit 0
 qc_cpulist_of_mask "$hk_mask"; hk_list=$CL_LIST
 qc_cpulist_of_mask "$iso_mask"; iso_list=$CL_LIST
 # Only cpus is set: an empty cpuset.mems uses the parent's nodes in v2.

@@ -35,3 +35,19 @@ qc_record_facts() {
 }
 JSON
 }
+
+# qc_online_cpus: bring up the CPUs the kernel left offline (boot.sh boots
+# with maxcpus=1 noreplace-smp), once this boot's kernel text patching is
+# done: tracing armed, modules loaded, cgroups made (measure.sh
+# qc_prepare). Under TCG a vCPU may run a stale translation of text that
+# another vCPU patched (docs/findings.md, "Under TCG"); with one CPU
+# online, nothing else runs the text being patched. Idempotent.
+qc_online_cpus() {
+	sh /qc/tracing/guest/poke-watch.sh mark "qc: onlining CPUs"
+	for _o in /sys/devices/system/cpu/cpu[0-9]*/online; do
+		[ "$(cat "$_o")" = 1 ] || echo 1 > "$_o" ||
+			{ qc_say "cannot bring ${_o%/online} online"; return 1; }
+	done
+	sh /qc/tracing/guest/poke-watch.sh mark "qc: CPUs online"
+	qc_say "CPUs online: $(cat /sys/devices/system/cpu/online)"
+}

@@ -48,13 +48,24 @@ qc_isolate() {
 	fi
 }
 
-# What every traced scenario does before its window: isolate (options go
-# to isolate.sh), load the module (its plant serves the self-test), prime.
+# What every traced scenario does before its window. First, with the boot
+# CPU alone online, everything that patches kernel text (guest-lib.sh
+# qc_online_cpus says why): the cgroups (the first cpuset's mkdir flips
+# the cpuset static keys), the module (its plant serves the self-test),
+# the tracing of every window of the boot (trace-arm.sh: QC_PROBES names
+# them all) and the scenario's own (qc_arm_extra). Then the other CPUs
+# come up; isolate (options go to isolate.sh) and prime them.
 qc_prepare() {
-	qc_isolate "$@"
+	sh /qc/cpusets/isolate.sh --cgroups-only "$QC_HOUSEKEEPING" "$QC_ISOLATED" ||
+		{ qc_say "cpusets/isolate.sh could not make the cgroups"; return 1; }
 	qc_hammer_load
+	sh /qc/tracing/guest/trace-arm.sh || { qc_say "trace-arm failed"; return 1; }
+	qc_arm_extra || { qc_say "the scenario's own tracing could not be armed"; return 1; }
+	qc_online_cpus
+	qc_isolate "$@"
 	qc_prime
 }
+qc_arm_extra() { true; }
 
 # Fill each isolated CPU's pcplists and keep the counts before and after.
 qc_prime() {

@@ -43,6 +43,15 @@ mkdir -p "$out"
 cmdline="console=ttyS0,115200 panic=-1 tsc=reliable"
 cmdline="$cmdline nohz_full=$isolated isolcpus=nohz,domain,managed_irq,$isolated"
 cmdline="$cmdline rcu_nocbs=$isolated irqaffinity=$(qc_housekeeping_of "$isolated" "$smp")"
+# Only the boot CPU comes up with the kernel: the guest patches its text
+# (tracing, modules, static keys) before it brings the others online
+# (guest-lib.sh qc_online_cpus), since under TCG a vCPU can run a stale
+# translation of text another vCPU patched. noreplace-smp keeps x86 from
+# patching the kernel into UP code and back when the second CPU comes up;
+# no_ipi_broadcast=1 keeps the last CPU's first boot from switching the
+# IPI shorthand's static key on (apic_smt_update()): IPIs to all other
+# CPUs go by mask instead, to the same CPUs.
+cmdline="$cmdline maxcpus=1 noreplace-smp no_ipi_broadcast=1"
 cmdline="$cmdline qc.isolated=$isolated qc.housekeeping=$(qc_housekeeping_of "$isolated" "$smp")"
 # The guest's own clock runs with ours under TCG: it dumps its blocked
 # tasks and CPU backtraces shortly before this limit (guest-init/init).

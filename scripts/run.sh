@@ -173,8 +173,19 @@ rm -f "$out/splats.txt"
 at=$(sed -n "s/^$QC_WATCHDOG_SAYS \([0-9]*\) s.*/\1/p" "$out/$QC_CONSOLE" | head -n1)
 [ -z "$at" ] ||
 	die "the $label guest finished only after its watchdog's dump at $at s of the $timeout s limit, which sent NMIs to every CPU: not a clean run; re-run with a longer --timeout (see $out/$QC_CONSOLE)"
+# So does kernel text patched while another CPU could run it: under TCG
+# that CPU may run a stale translation (docs/findings.md, "Under TCG").
+# A guest script's patching is its own business: named, not refused.
+if ! pokes=$("$QC_ROOT/scripts/text-pokes.sh" "$out/$QC_TEXT_POKES" 2>"$out/.pokes.err"); then
+	e=$(sed -n 's/^quietcore: error: //p' "$out/.pokes.err" | head -n1)
+	rm -f "$out/.pokes.err"
+	[ -n "$guest_script" ] || die "${e:-scripts/text-pokes.sh failed on $out/$QC_TEXT_POKES}"
+	warn "$e"
+fi
+rm -f "$out/.pokes.err"
 "$QC_ROOT/scripts/analyze.sh" "$out" "$isolated"
 {
+	echo "text_patches: ${pokes:-unknown}"
 	echo "variant: $label"
 	echo "scenario: $scenario"
 	echo "duration_s: $duration"

@@ -3,6 +3,7 @@
 # QC_BENCH_RUNS (default 5) measured runs, one JSON line each, in
 # "/results/$QC_PFT". No isolation, no tracing: only the allocator's speed.
 . /qc/guest-init/guest-lib.sh
+qc_online_cpus
 set -e
 runs=${QC_BENCH_RUNS:-5}
 # Two threads on CPUs 0-1: no more busy vCPUs than this machine's 2 host

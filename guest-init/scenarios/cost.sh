@@ -19,6 +19,10 @@ qc_cpulist_first "$QC_HOUSEKEEPING"
 hk=$CL_FIRST
 qc_cpulist_first "$QC_ISOLATED"
 first=$CL_FIRST
+# The module's load patches text (its jump labels and ftrace sites): with
+# the boot CPU alone (guest-lib.sh qc_online_cpus). Its drains come last.
+insmod /qc/modules/qc_hammer.ko cpu="$hk" rate_hz="${QC_DRAIN_RATE:-20}" markers=1
+qc_online_cpus
 out=/results/$QC_PFT_COST
 : > "$out"
 for threads in 1 2 3; do
@@ -45,7 +49,6 @@ refill_pid=$!
 sleep 2
 # markers=1 is this scenario's own module argument, so the module is
 # loaded here; the run and its end go through guest-init/module.sh.
-insmod /qc/modules/qc_hammer.ko cpu="$hk" rate_hz="${QC_DRAIN_RATE:-20}" markers=1
 qc_hammer_start "$drain_s"
 qc_hammer_finish "/results/$QC_DRAIN_HAMMER" 60
 kill -INT "$refill_pid" 2>/dev/null || true

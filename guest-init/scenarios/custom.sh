@@ -3,4 +3,8 @@
 # /results, so whatever it writes there comes home.
 . /qc/guest-init/guest-lib.sh
 [ -f /qc/custom.sh ] || { qc_say "no /qc/custom.sh: pass --guest-script FILE"; exit 2; }
+# The other CPUs come up first, unless the script says
+# "# qc-custom: one-cpu": then it patches kernel text (tracing, modules)
+# with the boot CPU alone and brings them up itself (qc_online_cpus).
+grep -q '^# qc-custom: one-cpu' /qc/custom.sh || qc_online_cpus
 cd /results && sh -e /qc/custom.sh

@@ -2,6 +2,7 @@
 # nothing else. The baseline measurement of a booted variant.
 . /qc/guest-init/guest-lib.sh
 set -e
+qc_online_cpus
 qc_say "oslat on CPUs $QC_ISOLATED for $QC_DURATION s"
 oslat -c "$QC_ISOLATED" -D "$QC_DURATION" -q --json=/results/oslat.json > /results/oslat.txt 2>&1 &
 pid=$!

@@ -37,6 +37,54 @@ case $QC_RTHOG_CPU in ''|*[!0-9]*) qc_say "rthog CPU '$QC_RTHOG_CPU' is not a CP
 : "${QC_REFILL_MS:=1}"
 export QC_REFILL_MS
 
+
+LW=/sys/kernel/tracing/instances/qclock
+TR=/sys/kernel/tracing
+# The switches from refill to the hog, with refill's kernel stack at that
+# moment (sched_switch runs on the preempted task's stack), and every
+# switch back to refill (from the hog, or from a per-CPU kthread that ran
+# after it): how long refill was kept off its CPU, and at what priority
+# it came back (real-time when RCU boosting lifted it).
+PREEMPT_FILTER='prev_comm == "refill" && next_comm == "rthog"'
+SWITCH_FILTER="($PREEMPT_FILTER) || next_comm == \"refill\""
+
+# qc_lockwatch_arm: a trace instance of its own, armed with the rest of
+# the boot's tracing before the other CPUs come up (qc_arm_extra) and
+# switched on for the window alone (qc_window_workloads), so that qc-analyze's
+# trace stays as in every scenario: RT lock contention (rtlock's slow
+# path emits lock:contention_begin with flags RT, and contention_end), the
+# exposure probes (each drain call, and which CPU's pcplists the drainer
+# is in), the pcp each
+# free_pcppages_bulk() frees from (its third argument: stock 6.12's
+# per_cpu_pages, whose first member is the lock; rcu-6.12-rt's lists) and
+# refill's preemptions by the hog. Cheap: contention fires only on the
+# slow path, the rest at most a few hundred times a second.
+qc_lockwatch_arm() {
+	mkdir "$LW" || return 1
+	echo 0 > "$LW/tracing_on"
+	echo mono > "$LW/trace_clock"
+	echo 8192 > "$LW/buffer_size_kb"
+	# Raw lock addresses, to compare with the pcp pointers.
+	[ ! -e "$LW/options/hash-ptr" ] || echo 0 > "$LW/options/hash-ptr"
+	echo 'p:qclock/bulk free_pcppages_bulk pcp=%dx:x64' >> "$TR/kprobe_events" || return 1
+	echo 'flags & 8' > "$LW/events/lock/contention_begin/filter" || return 1
+	for e in lock/contention_begin lock/contention_end qclock/bulk qc/drain_all qc/drain_all_ret \
+		qc/drain_cpu qc/drain_cpu_ret; do
+		echo 1 > "$LW/events/$e/enable" || { qc_say "lockwatch: cannot enable $e"; return 1; }
+	done
+	echo "$SWITCH_FILTER" > "$LW/events/sched/sched_switch/filter" &&
+		echo "stacktrace if $PREEMPT_FILTER" > "$LW/events/sched/sched_switch/trigger" &&
+		echo 1 > "$LW/events/sched/sched_switch/enable"
+}
+qc_arm_extra() { qc_lockwatch_arm; }
+
+# qc_lockwatch_stop: keep the instance's text. Its events stay enabled:
+# disabling them would patch kernel text with every CPU online.
+qc_lockwatch_stop() {
+	echo 0 > "$LW/tracing_on"
+	cat "$LW/trace" > "/results/$QC_LOCKWATCH"
+}
+
 # A drain that waited for the hog is a stall: half its spin or more (at
 # least the module's minimum, 1 ms).
 qc_prepare --rt-throttle off
@@ -61,62 +109,10 @@ echo "$stall_ms" > $QC_HAMMER/stall_threshold_ms
 	done
 } > "/results/$QC_RTHOG_ENV"
 
-LW=/sys/kernel/tracing/instances/qclock
-TR=/sys/kernel/tracing
-# The switches from refill to the hog, with refill's kernel stack at that
-# moment (sched_switch runs on the preempted task's stack), and every
-# switch back to refill (from the hog, or from a per-CPU kthread that ran
-# after it): how long refill was kept off its CPU, and at what priority
-# it came back (real-time when RCU boosting lifted it).
-PREEMPT_FILTER='prev_comm == "refill" && next_comm == "rthog"'
-SWITCH_FILTER="($PREEMPT_FILTER) || next_comm == \"refill\""
-
-# qc_lockwatch_start: a trace instance of its own, so that qc-analyze's
-# trace stays as in every scenario: RT lock contention (rtlock's slow
-# path emits lock:contention_begin with flags RT, and contention_end), the
-# exposure probes (each drain call, and which CPU's pcplists the drainer
-# is in), the pcp each
-# free_pcppages_bulk() frees from (its third argument: stock 6.12's
-# per_cpu_pages, whose first member is the lock; rcu-6.12-rt's lists) and
-# refill's preemptions by the hog. Cheap: contention fires only on the
-# slow path, the rest at most a few hundred times a second.
-qc_lockwatch_start() {
-	mkdir "$LW" || return 1
-	echo mono > "$LW/trace_clock"
-	echo 8192 > "$LW/buffer_size_kb"
-	# Raw lock addresses, to compare with the pcp pointers.
-	[ ! -e "$LW/options/hash-ptr" ] || echo 0 > "$LW/options/hash-ptr"
-	echo 'p:qclock/bulk free_pcppages_bulk pcp=%dx:x64' >> "$TR/kprobe_events" || return 1
-	echo 'flags & 8' > "$LW/events/lock/contention_begin/filter" || return 1
-	for e in lock/contention_begin lock/contention_end qclock/bulk qc/drain_all qc/drain_all_ret \
-		qc/drain_cpu qc/drain_cpu_ret; do
-		echo 1 > "$LW/events/$e/enable" || { qc_say "lockwatch: cannot enable $e"; return 1; }
-	done
-	echo "$SWITCH_FILTER" > "$LW/events/sched/sched_switch/filter" &&
-		echo "stacktrace if $PREEMPT_FILTER" > "$LW/events/sched/sched_switch/trigger" &&
-		echo 1 > "$LW/events/sched/sched_switch/enable" || return 1
-	echo 1 > "$LW/tracing_on"
-}
-
-# qc_lockwatch_stop: keep the instance's text, then take it all down
-# before trace-stop.sh resets tracing (a probe enabled here would keep
-# the next window's trace-start.sh from clearing kprobe_events).
-qc_lockwatch_stop() {
-	[ -d "$LW" ] || return 0
-	echo 0 > "$LW/tracing_on"
-	cat "$LW/trace" > "/results/$QC_LOCKWATCH"
-	echo 0 > "$LW/events/enable"
-	echo "!stacktrace if $PREEMPT_FILTER" > "$LW/events/sched/sched_switch/trigger"
-	echo 0 > "$LW/events/sched/sched_switch/filter"
-	echo 0 > "$LW/events/lock/contention_begin/filter"
-	rmdir "$LW" || { qc_say "lockwatch: cannot remove $LW"; return 1; }
-	echo '-:qclock/bulk' >> "$TR/kprobe_events"
-}
-
 hog_pid=
 qc_window_workloads() {
 	[ -z "$1" ] || return 0
-	qc_lockwatch_start || { qc_say "lockwatch: cannot set up $LW"; return 1; }
+	: > "$LW/trace" && echo 1 > "$LW/tracing_on" || { qc_say "lockwatch: cannot switch $LW on"; return 1; }
 	sh /qc/cpusets/enter-isolated.sh -- rthog -c "$QC_RTHOG_CPU" -p "$QC_RTHOG_PRIO" \
 		-P "$QC_RTHOG_PERIOD_MS" -T "$QC_RTHOG_SPIN_MS" -D "$limit" -q \
 		--json "/results/$QC_RTHOG_JSON" > /results/rthog.txt 2>&1 &

@@ -16,6 +16,7 @@
 . /qc/guest-init/series-regressions.sh
 set -e
 qc_hammer_load
+qc_online_cpus
 end=$(( $(date +%s) + QC_DURATION ))
 qc_hammer_start
 qc_say "stress: drains at ${QC_RATE:-100}/s + allocation load on every CPU for $QC_DURATION s"
