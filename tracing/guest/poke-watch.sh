@@ -10,7 +10,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/trace-lib.sh"
-W=$T/instances/qcpoke
+W=$T/instances/qcwatch
 case ${1:-} in
 arm)
 	[ ! -d "$W" ] || { warn "the text-patch watch is armed already"; exit 1; }

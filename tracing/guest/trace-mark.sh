@@ -9,5 +9,5 @@
 m=/sys/kernel/tracing/trace_marker
 [ -w "$m" ] || { echo "trace-mark: $m is not writable (tracefs mounted?)" >&2; exit 1; }
 printf '%s\n' "$*" > "$m"
-w=/sys/kernel/tracing/instances/qcpoke/trace_marker
+w=/sys/kernel/tracing/instances/qcwatch/trace_marker
 [ ! -w "$w" ] || printf '%s\n' "$*" > "$w"
