@@ -59,7 +59,7 @@ check() {
 ktap_require make pkg-config jq
 make -s -C tracing check-deps >/dev/null 2>&1 ||
 	ktap_skip_all "libtracecmd-dev, libtraceevent-dev or libtracefs-dev is missing (sudo make setup installs them)"
-ktap_plan 51
+ktap_plan 52
 
 # 1: it builds, warning-free: from clean, in a copy of the sources (other
 # programs of the suite run tracing/qc-analyze meanwhile), then here. The
@@ -226,23 +226,30 @@ expect_fail "a trace without window markers is refused" 'no "qc: window start" m
 
 # Whole-trace liveness and loss (README.md there says how each was made).
 expect_fail "a trace whose isolated CPU's buffer wrapped over the window is refused (kernel statistics: overrun)" \
-	'ring buffer of CPU 1 overran or dropped' --cpus 1-3 --task oslat "$FX/overwritten.dat"
+	'ring buffer of CPU 1 lost [0-9]* events (overrun)' --cpus 1-3 --task oslat "$FX/overwritten.dat"
 # Loss anywhere, whole trace: housekeeping CPU 0 records the drain calls
-# and the sends to the isolated CPUs. lost_on_cpu0 FILE OUT: FILE with its
-# kernel statistics saying CPU 0's buffer overran by 4 events (the digit
-# after CPU 0's first "overrun: " patched in place; the data untouched).
-lost_on_cpu0() {
+# and the sends to the isolated CPUs. lost_stat FILE OUT CPU COUNT: FILE
+# with its kernel statistics saying CPU's COUNT ("overrun", "commit
+# overrun") is 4 (the digit after that CPU's first "COUNT: 0" patched in
+# place; the data untouched). lost_on_cpu0 FILE OUT: CPU 0 overran.
+lost_stat() {
 	cp "$1" "$2"
-	off=$(grep -boa -e 'CPU: 0$' -e '^overrun: 0$' "$2" |
-		awk -F: '$2 == "CPU" { cpu0 = 1; next } cpu0 { print $1 + 9; exit }')
+	off=$(grep -boa -e "CPU: $3\$" -e "^$4: 0\$" "$2" |
+		awk -F: -v n=${#4} '$2 == "CPU" { cpu = 1; next } cpu { print $1 + n + 2; exit }')
 	printf 4 | dd of="$2" bs=1 seek="$off" conv=notrunc 2>/dev/null
 }
+lost_on_cpu0() { lost_stat "$1" "$2" 0 overrun; }
 lost_on_cpu0 "$FX/drain-wq.dat" "$tmp/lost0.dat"
 expect_fail "a trace whose housekeeping CPU 0 lost events is refused (kernel statistics), though CPUs 1-3 lost none" \
-	'ring buffer of CPU 0 overran or dropped 4 events' --cpus 1-3 --task oslat "$tmp/lost0.dat"
+	'ring buffer of CPU 0 lost 4 events (overrun)' --cpus 1-3 --task oslat "$tmp/lost0.dat"
+# A commit overrun (events lost while commits nested too deep: an
+# interrupt's events inside a probe's) is loss too, on any CPU.
+lost_stat "$FX/drain-wq.dat" "$tmp/commit2.dat" 2 "commit overrun"
+expect_fail "a trace whose CPU 2 had a commit overrun is refused (kernel statistics)" \
+	'ring buffer of CPU 2 lost 4 events (commit overrun)' --cpus 1-3 --task oslat "$tmp/commit2.dat"
 lost_on_cpu0 "$FX/exposure-wq.dat" "$tmp/lost0x.dat"
 expect_fail "a --calls-from trace that lost events is refused: its drain calls would be incomplete" \
-	'lost0x.dat: the kernel?s ring buffer of CPU 0 overran' --cpus 1-3 --task oslat,refill \
+	'lost0x.dat: the kernel?s ring buffer of CPU 0 lost 4 events' --cpus 1-3 --task oslat,refill \
 	--calls-from "$tmp/lost0x.dat" "$FX/quiet-wq.dat"
 if command -v trace-cmd >/dev/null 2>&1; then
 	ktap_tracecmd_kept split "$FX/overwritten.dat" -o ow.dat

@@ -16,8 +16,8 @@
  * none after its end (its buffer was overwritten, or it was never traced:
  * a window with no events would otherwise read as clean), and, for any
  * trace it reads (a --calls-from trace too), when the kernel's per-CPU
- * statistics saved in the file report overrun or dropped events on any
- * CPU, or when any record carries the lost-events flag. Loss anywhere is
+ * statistics saved in the file report overrun, commit overrun or dropped
+ * events on any CPU, or when any record carries the lost-events flag. Loss anywhere is
  * refused, housekeeping CPU 0 included: the drain calls and the sends to
  * the isolated CPUs are recorded there, and the statistics cover the
  * whole trace, so the rule does too.
@@ -128,25 +128,33 @@ const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 
 /*
  * The kernel's per-CPU ring buffer statistics, saved by trace-cmd extract:
- * "CPU: N" then "overrun: X", "dropped events: Y". Returns a CPU that
- * lost events (any CPU: see the top of this file), or -1.
+ * "CPU: N" then "overrun: X", "commit overrun: Y", "dropped events: Z"
+ * (events overwritten by the writer, lost while a commit was nested too
+ * deep, refused on a full buffer). Returns a CPU that lost events (any
+ * CPU: see the top of this file), with how many in @lost and which count
+ * said so in @kind, or -1.
  */
-static int stats_lost_cpu(struct tracecmd_input *h, long *lost)
+static int stats_lost_cpu(struct tracecmd_input *h, long *lost, const char **kind)
 {
+	static const char *const kinds[] = { "overrun", "commit overrun", "dropped events" };
 	const char *p = tracecmd_get_cpustats(h);
 	int cpu = -1;
+	size_t k;
 
 	while (p && *p) {
 		long v;
 
-		if (sscanf(p, "CPU: %d", &cpu) == 1)
-			;
-		else if ((sscanf(p, "overrun: %ld", &v) == 1 ||
-			  sscanf(p, "dropped events: %ld", &v) == 1) &&
-			 v > 0 && cpu >= 0) {
-			*lost = v;
-			return cpu;
-		}
+		if (sscanf(p, "CPU: %d", &cpu) != 1 && cpu >= 0)
+			/* whole names: "overrun" is not "commit overrun" */
+			for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+				size_t n = strlen(kinds[k]);
+
+				if (!strncmp(p, kinds[k], n) && sscanf(p + n, ": %ld", &v) == 1 && v > 0) {
+					*lost = v;
+					*kind = kinds[k];
+					return cpu;
+				}
+			}
 		p = strchr(p, '\n');
 		if (p)
 			p++;
@@ -346,6 +354,7 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 {
 	struct analysis *a = c->a;
 	long lost = 0;
+	const char *kind = NULL;
 	int ret = -1, lost_cpu;
 
 	drains_init(&c->drains, c->tep);
@@ -373,11 +382,11 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 	if (!c->a->window_given && (c->nstart > 1 || c->nend > 1))
 		fprintf(stderr, "qc-analyze: warning: %s has %d start and %d end markers; using the first window\n",
 			file, c->nstart, c->nend);
-	lost_cpu = stats_lost_cpu(h, &lost);
+	lost_cpu = stats_lost_cpu(h, &lost, &kind);
 	if (lost_cpu >= 0) {
 		set_err(c->err, c->errlen,
-			"%s: the kernel's ring buffer of CPU %d overran or dropped %ld events: its counts would be incomplete (raise trace-start.sh's buffer size and re-run the variant)",
-			file, lost_cpu, lost);
+			"%s: the kernel's ring buffer of CPU %d lost %ld events (%s): its counts would be incomplete (raise trace-start.sh's buffer size and re-run the variant)",
+			file, lost_cpu, lost, kind);
 		goto out;
 	}
 	if (c->lost_cpu >= 0) {
