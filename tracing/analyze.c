@@ -346,6 +346,36 @@ static int iterate_all(struct tracecmd_input *h, struct ctx *c, bool again)
 }
 
 /*
+ * Is the send side of this trace (not of a --calls-from one) incomplete?
+ * A field it has that could not be read, or a send in the window that
+ * the guest's stack triggers select (origin-stacks.list) without its
+ * stack: either refuses the trace (c->err says which), since a send read
+ * as 0 or without its stack would be given to no one, or to another.
+ */
+static bool send_side_incomplete(struct ctx *c, const char *file)
+{
+	struct analysis *a = c->a;
+	uint64_t isolated = 0;
+	char why[512];
+	int i;
+
+	if (origins_unread(&c->origins, why, sizeof(why))) {
+		set_err(c->err, c->errlen, "%s: %s", file, why);
+		return true;
+	}
+	if (!c->origins.probes || !a->stack_rules)
+		return false;
+	for (i = 0; i < a->ncpus; i++)
+		if (a->cpus[i] < 64)
+			isolated |= 1ULL << a->cpus[i];
+	if (stacks_missing(a->stack_rules, &c->origins, isolated, a->start_ns, a->end_ns, why, sizeof(why))) {
+		set_err(c->err, c->errlen, "%s: %s", file, why);
+		return true;
+	}
+	return false;
+}
+
+/*
  * Pass 1 over @file, loaded in @h, with @c: the window markers, every CPU's
  * events before and after the window (with c->before set) and the drain
  * calls. @again: @h was read through before (an earlier window of the run).
@@ -395,6 +425,8 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 			file, c->lost_cpu);
 		goto out;
 	}
+	if (c->before && send_side_incomplete(c, file))
+		goto out;
 	if (c->before) {
 		int cpu, i;
 

@@ -14,6 +14,7 @@
 #include "causes.h"
 #include "counter.h"
 #include "origins.h"
+#include "stacks.h"
 
 #define QC_MARK_START	"qc: window start"
 #define QC_MARK_END	"qc: window end"
@@ -85,6 +86,9 @@ struct analysis {
 	   counted): an interruption whose senders' path holds one is its own */
 	const char *const *path_functions;
 	const char *calls_from;		/* take the drain calls from this trace */
+	/* which sends the guest stacked (origin-stacks.list): one without
+	   its stack refuses the trace */
+	const struct stack_rules *stack_rules;
 	bool window_given;		/* start_ns..end_ns given, markers ignored */
 	FILE *explain;			/* one JSON line per counted interruption, or NULL */
 	/* results */

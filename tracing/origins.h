@@ -153,6 +153,9 @@ struct origins {
 	/* the newest queueing of each work item, by address (open hashing) */
 	struct work_slot { unsigned long long work; long send; } *queued;
 	long nqueued, queued_alloc;
+	/* fields the trace has but that could not be read: how many, the
+	   first one's CPU and name (origins_unread()) */
+	struct { long n; int cpu; char what[96]; } unread;
 };
 
 /* Was @s made in task context (not from an interrupt or a softirq)? */
@@ -209,6 +212,17 @@ bool origins_stack_has(const struct origins *o, const struct send *s,
  * @s's parent on its path (origins.h, struct send's parent).
  */
 const struct send *origins_parent(const struct origins *o, const struct send *s);
+/*
+ * Was a field the trace has unreadable in some record? Then the trace is
+ * refused: @err gets one line saying which, how often and where.
+ */
+bool origins_unread(const struct origins *o, char *err, size_t len);
+/* The send event @system:@name's index (struct send's ev), or -1. */
+int origins_event(const char *system, const char *name);
+/* Send event @ev's target CPU field, or (@mask) its CPU mask field, or NULL. */
+const char *origins_event_field(int ev, bool mask);
+/* "system:name" of send event @ev. */
+void origins_event_name(int ev, char *buf, size_t len);
 void origins_free(struct origins *o);
 /* Is @cause the tick, as either tree names it (rule.c)? */
 bool is_tick(const char *cause);

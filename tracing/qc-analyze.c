@@ -34,6 +34,22 @@ struct expect {
 	long count;
 };
 
+/* @name in the directory of this program (/proc/self/exe), into @buf. */
+static const char *beside_self(const char *name, char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		qc_die(2, "cannot find qc-analyze's own directory (/proc/self/exe) for %s: give --stack-list", name);
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash || (size_t)(slash - buf) + 2 + strlen(name) > len)
+		qc_die(2, "qc-analyze's path %s is too long for %s: give --stack-list", buf, name);
+	strcpy(slash + 1, name);
+	return buf;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -63,6 +79,9 @@ static void usage(FILE *f)
 		"                         origin's class and senders (tracing/README.md, Origins)\n"
 		"  -e, --expect C:CAUSE=K require exactly K interruptions by CAUSE on CPU C\n"
 		"                         (repeatable; exit 1 if one does not hold)\n"
+		"  -S, --stack-list F     which sends the guest stacked (default: origin-stacks.list\n"
+		"                         beside qc-analyze); one selected without its stack\n"
+		"                         refuses the trace\n"
 		"  -q, --quiet            no table\n"
 		"The window lies between the trace markers \"%s\" and \"%s\".\n"
 		"Exit: 0 counted, 1 an --expect failed, 2 bad input (no verdict).\n",
@@ -464,6 +483,7 @@ int main(int argc, char **argv)
 		{ "json", required_argument, NULL, 'j' },
 		{ "explain", required_argument, NULL, 'x' },
 		{ "expect", required_argument, NULL, 'e' },
+		{ "stack-list", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -471,8 +491,10 @@ int main(int argc, char **argv)
 	struct analysis a = { 0 };
 	struct expect *exp = NULL;
 	const char *json = NULL, *cpus = NULL, *causes_file = NULL, *explain = NULL, *windows = NULL;
-	char *explain_tmp = NULL;
+	const char *stack_list = NULL;
+	char *explain_tmp = NULL, beside[4096];
 	struct causes dc = { 0 };
+	struct stack_rules sr;
 	char junk;
 	int nexp = 0, quiet = 0, opt, i, j, bad = 0;
 	char err[512];
@@ -490,7 +512,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	heap_in_huge_pages();
-	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:S:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
@@ -532,6 +554,9 @@ int main(int argc, char **argv)
 				     optarg);
 			nexp++;
 			break;
+		case 'S':
+			stack_list = optarg;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -560,6 +585,12 @@ int main(int argc, char **argv)
 			qc_die(2, "--expect names a CPU that is not in --cpus %s", cpus);
 	}
 
+	/* the guest's triggers are set from the list in the analyzer's own directory */
+	if (!stack_list)
+		stack_list = beside_self("origin-stacks.list", beside, sizeof(beside));
+	if (stacks_load(&sr, stack_list, err, sizeof(err)))
+		qc_die(2, "%s", err);
+	a.stack_rules = &sr;
 	if (causes_file) {
 		if (causes_load(&dc, causes_file, err, sizeof(err)))
 			qc_die(2, "%s", err);
