@@ -843,22 +843,25 @@ static void inherit(struct origins *o, int cpu, struct origin *out)
  * rcu_watching_snap_recheck(), which queues rcu_iw, and moved the
  * resched_cpu() call to its caller, force_qs_rnp()).
  */
+/*
+ * Their caller, the grace-period kthread's forcing loop, is listed too:
+ * a build that inlines force_qs_rnp() into rcu_gp_fqs() (itself inlined
+ * into rcu_gp_fqs_loop()) would otherwise read its forcing as plain
+ * remote sends, and INDIRECT as PASS. Matched as whole frames among the
+ * sender's own, as the drain's functions are (origins_stack_has()).
+ */
 static const char *const rcu_forcers[] = {
 	"rcu_implicit_dynticks_qs", "rcu_watching_snap_recheck", "force_qs_rnp",
+	"rcu_gp_fqs_loop", NULL
 };
 
-static bool rcu_forcing(const struct origins *o, const struct origin *out)
+bool origins_rcu_forcing(const struct origins *o, const struct origin *out)
 {
-	size_t f;
 	int i;
 
-	for (i = 0; i < out->nsend; i++) {
-		long st = o->v[out->send[i]].stack;
-
-		for (f = 0; st >= 0 && f < sizeof(rcu_forcers) / sizeof(rcu_forcers[0]); f++)
-			if (strstr(o->stacks[st], rcu_forcers[f]))
-				return true;
-	}
+	for (i = 0; i < out->nsend; i++)
+		if (origins_stack_has(o, &o->v[out->send[i]], rcu_forcers))
+			return true;
 	return false;
 }
 
@@ -905,7 +908,7 @@ void origins_match(struct origins *o, const struct interruption *in,
 	} else {
 		out->cls = ORIGIN_UNKNOWN;
 	}
-	if (out->cls == ORIGIN_REMOTE && rcu_forcing(o, out))
+	if (out->cls == ORIGIN_REMOTE && origins_rcu_forcing(o, out))
 		out->cls = ORIGIN_RCU_QS;
 	inherit(o, in->cpu, out);
 }
@@ -961,6 +964,41 @@ static bool entry_frame(const char *fn, size_t n)
 	return false;
 }
 
+/*
+ * The length of frame @fn (@n bytes) without the suffixes of the
+ * compiler's clones and split parts (GCC's .isra.N, .constprop.N, .part.N
+ * and .cold, in any sequence): a clone is still its function, and a
+ * drain the compiler clones must not stop counting as the drain. Anything
+ * else after a '.' keeps the whole name.
+ */
+static size_t base_len(const char *fn, size_t n)
+{
+	static const char *const numbered[] = { ".isra.", ".constprop.", ".part." };
+	const char *dot = memchr(fn, '.', n), *p;
+	size_t i, m;
+
+	if (!dot)
+		return n;
+	for (p = dot; p < fn + n;) {
+		if ((size_t)(fn + n - p) >= 5 && !strncmp(p, ".cold", 5) &&
+		    (p + 5 == fn + n || p[5] == '.')) {
+			p += 5;
+			continue;
+		}
+		for (i = 0; i < sizeof(numbered) / sizeof(numbered[0]); i++) {
+			m = strlen(numbered[i]);
+			if ((size_t)(fn + n - p) > m && !strncmp(p, numbered[i], m) &&
+			    p[m] >= '0' && p[m] <= '9')
+				break;
+		}
+		if (i == sizeof(numbered) / sizeof(numbered[0]))
+			return n;
+		for (p += m; p < fn + n && *p >= '0' && *p <= '9'; p++)
+			;
+	}
+	return dot - fn;
+}
+
 bool origins_stack_has(const struct origins *o, const struct send *s,
 		       const char *const *funcs)
 {
@@ -977,6 +1015,7 @@ bool origins_stack_has(const struct origins *o, const struct send *s,
 		n = end - p;
 		if (entry_frame(p, n))
 			return false;
+		n = base_len(p, n);
 		/* whole frames only: "drain_pages" is not "drain_pages_zone" */
 		for (i = 0; funcs[i]; i++)
 			if (strlen(funcs[i]) == n && !strncmp(p, funcs[i], n))

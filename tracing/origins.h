@@ -203,10 +203,16 @@ void origins_chain(const struct origins *o, const struct interruption *in, const
  * functions, from the verdict policy, or an audit trigger's path), as a
  * whole frame among the sender's own frames: those above the first
  * interrupt or softirq entry (what lies below it is the interrupted
- * context's, not the sender's doing)?
+ * context's, not the sender's doing)? A compiler's clone of a function
+ * (.isra.N, .constprop.N, .part.N, .cold) is that function.
  */
 bool origins_stack_has(const struct origins *o, const struct send *s,
 		       const char *const *funcs);
+/*
+ * Is one of @org's senders RCU forcing a quiescent state: its own frames
+ * hold one of the forcing functions (origins.c, rcu_forcers[])?
+ */
+bool origins_rcu_forcing(const struct origins *o, const struct origin *org);
 /*
  * The send that queued the work item whose kworker made @s, or NULL:
  * @s's parent on its path (origins.h, struct send's parent).
