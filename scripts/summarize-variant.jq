@@ -290,6 +290,9 @@ def judge($policy):
        shared_total: ([$cpus[].shared | numbers] | add),
        unknown_total: ([$cpus[].unknown | numbers] | add),
        no_sender: no_sender($cpus),
+       # dropped probe hits in the window (kprobe_profile): measured, or
+       # said not to be (an analysis from before the guest recorded them)
+       probe_misses: ($analysis.probe_misses // {measured: false, missed: null}),
        coincidences_total: ([$cpus[].coincidences | numbers] | add),
        control: (if $quiet == null then null else
          {window_s: (if ($quiet.window.duration_ns | num) then $quiet.window.duration_ns / 1e9 else null end),

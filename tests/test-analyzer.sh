@@ -59,7 +59,7 @@ check() {
 ktap_require make pkg-config jq
 make -s -C tracing check-deps >/dev/null 2>&1 ||
 	ktap_skip_all "libtracecmd-dev, libtraceevent-dev or libtracefs-dev is missing (sudo make setup installs them)"
-ktap_plan 52
+ktap_plan 56
 
 # 1: it builds, warning-free: from clean, in a copy of the sources (other
 # programs of the suite run tracing/qc-analyze meanwhile), then here. The
@@ -264,6 +264,27 @@ else
 	ktap_skip "overwritten trace without statistics (no trace-cmd)"
 	ktap_skip "a trace split to its window (no trace-cmd)"
 fi
+# Dropped probe hits (tracing/profile.c): the guest's kprobe_profile at
+# the window's start ("@ start") and end ("@ end"), as common/contract.sh
+# states it. A probe whose missed count grew refuses the window, naming it
+# and how many; snapshots that do not bracket one window are refused; no
+# file is "not measured" in the JSON, never a 0.
+profile() { printf '%s\n' "$@" > "$tmp/profile.txt"; }
+profile '@ start' '  resched     100   0' '  drain_all   40   2' '@ end' '  resched     180   3' '  drain_all   90   2'
+expect_fail "a probe that missed hits in the window refuses it (resched: 3)" \
+	'probe resched missed 3 hits in the window' --cpus 1-3 --kprobe-profile "$tmp/profile.txt" "$FX/drain-wq.dat"
+profile '@ start' '  resched     100   0'
+expect_fail "a profile without its end snapshot is refused, not read as no misses" \
+	'has no "@ end" snapshot' --cpus 1-3 --kprobe-profile "$tmp/profile.txt" "$FX/drain-wq.dat"
+profile '@ start' '  resched     100   0' '  drain_all   40   2' '@ end' '  resched     180   0'
+expect_fail "a probe missing at the window's end is refused" \
+	'2 probes at the window?s start, 1 at its end' --cpus 1-3 --kprobe-profile "$tmp/profile.txt" "$FX/drain-wq.dat"
+profile '@ start' '  resched     100   0' '  drain_all   40   2' '@ end' '  resched     180   0' '  drain_all   90   2'
+"$QA" --cpus 1-3 --quiet --json "$tmp/measured.json" --kprobe-profile "$tmp/profile.txt" "$FX/drain-wq.dat" &&
+	"$QA" --cpus 1-3 --quiet --json "$tmp/unmeasured.json" "$FX/drain-wq.dat"
+ktap_check "no missed hit: measured, 2 probes, 130 hits; no file: not measured, never 0" \
+	test "$(jq -c .probe_misses "$tmp/measured.json" "$tmp/unmeasured.json" 2>&1 | tr '\n' ' ')" = \
+	'{"measured":true,"probes":2,"hits":130,"missed":0} {"measured":false,"missed":null} '
 printf '# nothing but comments\n\n' > "$tmp/empty.list"
 expect_fail "an empty drain-cause list is refused" 'holds no pattern' \
 	--cpus 1-3 --drain-causes "$tmp/empty.list" "$FX/drain-wq.dat"

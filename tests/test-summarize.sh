@@ -91,7 +91,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 63
+ktap_plan 64
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -105,6 +105,7 @@ ktap_check "summarize judges the three-variant fixture" sh -c "'$summarize' '$ru
 ktap_jq_vals "$run/summary.json" f_ '{
 	same: (. == $committed[0]),
 	verdicts: ('"$verdicts_jq"'),
+	probe_misses: ([.variants[].probe_misses] | unique | tojson),
 	wq2: (.variants.wq.cpus["2"] | [.workload, .interruptions, .charged, .indirect, .unknown, .exposure, .coincidences, .control.rcu_qs, .control.charged] | tojson),
 	rcu: (.variants.rcu | [.charged_total, .interruptions_total, .cpus["3"].by_cause] | tojson),
 	spinlock: (.variants.spinlock | [.verdict_cpus, .cpus["3"].exposure.drains, .cpus["3"].charged] | tojson),
@@ -118,6 +119,9 @@ ktap_jq_vals "$run/summary.json" f_ '{
 	--slurpfile oslat "$run/rcu/oslat.json" --slurpfile refill "$run/rcu/refill.json"
 ktap_check "the committed fixture summary is what summarize writes (regenerate it: see its README)" \
 	test "$f_same" = true
+# (the fixture's analyses are from before the guest recorded kprobe_profile)
+ktap_check "dropped probe hits an analysis does not state are 'not measured', never 0 ($f_probe_misses)" \
+	test "$f_probe_misses" = '[{"measured":false,"missed":null}]'
 ktap_check "no stale summary.json.tmp is left" test ! -e "$run/summary.json.tmp"
 ktap_check "the run's status stays ok" test "$(cat "$run/status")" = ok
 ktap_check "verdicts: wq FAIL, rcu PASS, spinlock UNEXPOSED" test "$f_verdicts" = "wq=FAIL rcu=PASS spinlock=UNEXPOSED"

@@ -14,6 +14,7 @@
 #include "causes.h"
 #include "counter.h"
 #include "origins.h"
+#include "profile.h"
 #include "stacks.h"
 
 #define QC_MARK_START	"qc: window start"
@@ -89,6 +90,7 @@ struct analysis {
 	/* which sends the guest stacked (origin-stacks.list): one without
 	   its stack refuses the trace */
 	const struct stack_rules *stack_rules;
+	struct profile profile;		/* the window's dropped probe hits */
 	bool window_given;		/* start_ns..end_ns given, markers ignored */
 	FILE *explain;			/* one JSON line per counted interruption, or NULL */
 	/* results */

@@ -79,6 +79,10 @@ static void usage(FILE *f)
 		"                         origin's class and senders (tracing/README.md, Origins)\n"
 		"  -e, --expect C:CAUSE=K require exactly K interruptions by CAUSE on CPU C\n"
 		"                         (repeatable; exit 1 if one does not hold)\n"
+		"  -K, --kprobe-profile F the guest's kprobe_profile at the window's start and\n"
+		"                         end (common/contract.sh QC_KPROBE_PROFILE): a probe\n"
+		"                         that missed a hit refuses the trace; without it,\n"
+		"                         dropped hits are reported as not measured\n"
 		"  -S, --stack-list F     which sends the guest stacked (default: origin-stacks.list\n"
 		"                         beside qc-analyze); one selected without its stack\n"
 		"                         refuses the trace\n"
@@ -185,6 +189,12 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 	else
 		qc_json_str(f, a->origin_missing);
 	fprintf(f, "}");
+	/* dropped probe hits: measured (none, or the trace was refused), or not */
+	if (a->profile.measured)
+		fprintf(f, ",\n  \"probe_misses\": {\"measured\": true, \"probes\": %ld, \"hits\": %ld, \"missed\": 0}",
+			a->profile.probes, a->profile.hits);
+	else
+		fprintf(f, ",\n  \"probe_misses\": {\"measured\": false, \"missed\": null}");
 	fprintf(f, ",\n  \"drains\": {\"calls\": %ld, \"reached\": %ld, \"probes\": %s},\n",
 		a->calls, a->calls_reached, a->probes ? "true" : "false");
 	fprintf(f, "  \"cpus\": {");
@@ -484,6 +494,7 @@ int main(int argc, char **argv)
 		{ "explain", required_argument, NULL, 'x' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "stack-list", required_argument, NULL, 'S' },
+		{ "kprobe-profile", required_argument, NULL, 'K' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -491,7 +502,7 @@ int main(int argc, char **argv)
 	struct analysis a = { 0 };
 	struct expect *exp = NULL;
 	const char *json = NULL, *cpus = NULL, *causes_file = NULL, *explain = NULL, *windows = NULL;
-	const char *stack_list = NULL;
+	const char *stack_list = NULL, *profile = NULL;
 	char *explain_tmp = NULL, beside[4096];
 	struct causes dc = { 0 };
 	struct stack_rules sr;
@@ -512,7 +523,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	heap_in_huge_pages();
-	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:S:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:S:K:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
@@ -557,6 +568,9 @@ int main(int argc, char **argv)
 		case 'S':
 			stack_list = optarg;
 			break;
+		case 'K':
+			profile = optarg;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -591,6 +605,8 @@ int main(int argc, char **argv)
 	if (stacks_load(&sr, stack_list, err, sizeof(err)))
 		qc_die(2, "%s", err);
 	a.stack_rules = &sr;
+	if (profile_read(&a.profile, profile, err, sizeof(err)))
+		qc_die(2, "%s", err);
 	if (causes_file) {
 		if (causes_load(&dc, causes_file, err, sizeof(err)))
 			qc_die(2, "%s", err);

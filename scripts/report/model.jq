@@ -159,6 +159,9 @@ def evidence_items_causal($root):
 	 elif .verdict == "INDIRECT" then "chains: \(chains | top_chains(2; test("<- rcu_qs")))"
 	 else empty end),
 	"window: \(window($root))",
+	"dropped probe hits: \(.probe_misses // {} | if .measured == true then
+		"none of \(.hits | thou) hits on \(.probes) probes (kprobe_profile at the window's start and end)"
+		else "not measured (the guest recorded no kprobe_profile snapshots)" end)",
 	(. as $v | cpus_of[] as $c | $v.cpus[$c] | cpu_evidence_causal($c)),
 	"control: \(control_causal)",
 	"cross-check: \(cross_check)";
