@@ -51,7 +51,7 @@ struct cpu_result {
 	long origin_drain;
 	struct counter origin_drain_by_cause;
 	/* of those, the ones every sender of which woke a task blocked on a
-	   sleeping lock the drain held (explain.c, lock_handoff[]) */
+	   sleeping lock the drain held (explain.c, explain_lock_handoff[]) */
 	long origin_drain_handoff;
 	struct counter origin_drain_handoff_by_cause;
 	/* with --path-functions: those whose senders' path holds one (an
@@ -63,6 +63,12 @@ struct cpu_result {
 	   returned: the call needed it), one a drain only waited on, any other */
 	long rcu_drain_requested, rcu_drain_waited, rcu_other;
 };
+
+/*
+ * explain.c: the releases of a sleeping lock that hand it to a waiter,
+ * NULL-terminated (qc-analyze --names lists them)
+ */
+extern const char *const explain_lock_handoff[];
 
 /* A "qc: ..." trace marker (trace-mark.sh), anywhere in the trace. */
 struct mark {

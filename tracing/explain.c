@@ -62,17 +62,17 @@ static bool origin_is_drain(struct ctx *c, const struct origin *org)
  * itself, the drain did not reach into its CPU. Without RT the same
  * contention spins, and sends nothing.
  */
-static const char *const lock_handoff[] = {
+const char *const explain_lock_handoff[] = {
 	"rt_mutex_slowunlock", "__mutex_unlock_slowpath", "rwsem_wake", "__up", NULL
 };
 
-/* Is every sender of @org a sleeping lock's hand-off (lock_handoff[])? */
+/* Is every sender of @org a sleeping lock's hand-off (explain_lock_handoff[])? */
 static bool origin_is_handoff(struct ctx *c, const struct origin *org)
 {
 	int i;
 
 	for (i = 0; i < org->nsend; i++)
-		if (!origins_stack_has(&c->origins, &c->origins.v[org->send[i]], lock_handoff))
+		if (!origins_stack_has(&c->origins, &c->origins.v[org->send[i]], explain_lock_handoff))
 			return false;
 	return org->nsend > 0;
 }

@@ -850,7 +850,7 @@ static void inherit(struct origins *o, int cpu, struct origin *out)
  * remote sends, and INDIRECT as PASS. Matched as whole frames among the
  * sender's own, as the drain's functions are (origins_stack_has()).
  */
-static const char *const rcu_forcers[] = {
+const char *const origins_rcu_forcers[] = {
 	"rcu_implicit_dynticks_qs", "rcu_watching_snap_recheck", "force_qs_rnp",
 	"rcu_gp_fqs_loop", NULL
 };
@@ -860,7 +860,7 @@ bool origins_rcu_forcing(const struct origins *o, const struct origin *out)
 	int i;
 
 	for (i = 0; i < out->nsend; i++)
-		if (origins_stack_has(o, &o->v[out->send[i]], rcu_forcers))
+		if (origins_stack_has(o, &o->v[out->send[i]], origins_rcu_forcers))
 			return true;
 	return false;
 }

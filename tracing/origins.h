@@ -209,8 +209,13 @@ void origins_chain(const struct origins *o, const struct interruption *in, const
 bool origins_stack_has(const struct origins *o, const struct send *s,
 		       const char *const *funcs);
 /*
+ * The functions of RCU forcing a quiescent state, NULL-terminated
+ * (qc-analyze --names lists them, for scripts/check-names.sh).
+ */
+extern const char *const origins_rcu_forcers[];
+/*
  * Is one of @org's senders RCU forcing a quiescent state: its own frames
- * hold one of the forcing functions (origins.c, rcu_forcers[])?
+ * hold one of origins_rcu_forcers[]?
  */
 bool origins_rcu_forcing(const struct origins *o, const struct origin *org);
 /*

@@ -34,6 +34,13 @@ struct expect {
 	long count;
 };
 
+/* "@list NAME" for each name of @names (NULL-terminated). */
+static void print_names(const char *list, const char *const *names)
+{
+	for (; *names; names++)
+		printf("%s %s\n", list, *names);
+}
+
 /* @name in the directory of this program (/proc/self/exe), into @buf. */
 static const char *beside_self(const char *name, char *buf, size_t len)
 {
@@ -87,6 +94,8 @@ static void usage(FILE *f)
 		"                         beside qc-analyze); one selected without its stack\n"
 		"                         refuses the trace\n"
 		"  -q, --quiet            no table\n"
+		"  -N, --names            list the functions the analyzer matches in stacks,\n"
+		"                         \"LIST NAME\" a line, and exit (scripts/check-names.sh)\n"
 		"The window lies between the trace markers \"%s\" and \"%s\".\n"
 		"Exit: 0 counted, 1 an --expect failed, 2 bad input (no verdict).\n",
 		QC_MARK_START, QC_MARK_END);
@@ -496,6 +505,7 @@ int main(int argc, char **argv)
 		{ "stack-list", required_argument, NULL, 'S' },
 		{ "kprobe-profile", required_argument, NULL, 'K' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "names", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -523,7 +533,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	heap_in_huge_pages();
-	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:S:K:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:S:K:qNh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
@@ -574,6 +584,10 @@ int main(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'N':
+			print_names("rcu_forcers", origins_rcu_forcers);
+			print_names("lock_handoff", explain_lock_handoff);
+			return 0;
 		case 'h':
 			usage(stdout);
 			return 0;
