@@ -20,7 +20,7 @@ ktap_require make pkg-config jq trace-cmd
 make -s -C tracing check-deps >/dev/null 2>&1 ||
 	ktap_skip_all "libtracecmd-dev, libtraceevent-dev or libtracefs-dev is missing (sudo make setup installs them)"
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "make -C tracing fails"
-ktap_plan 8
+ktap_plan 9
 
 # The rows, "system event-pattern" per line, as handlers.c writes them:
 # { "system", "pattern", ... } (QC_PROOF_GROUP is "qcaudit", analyze.h).
@@ -118,4 +118,12 @@ expect_one_error "a send field the trace has but cannot read (csd_many's mask) i
 expect_one_error "reschedule IPIs sent to isolated CPUs without their stacks refuse the trace, not read as no one's" \
 	qc-analyze '[0-9]* sends that a stack trigger selects carry no kernel stack, the first a qcsend:resched on CPU [0-9]' \
 	"$QA" $oargs --json "$tmp/x.json" --quiet "$tmp/nostack.dat"
+# The same trace, its window cut to begin right after a reschedule IPI
+# was sent to CPU 1 (at 37798403150 ns) and to end once CPU 1 took it: no
+# send in the window lacks its stack, but the sender of one of its
+# interruptions does, and that refuses the trace too.
+# shellcheck disable=SC2086
+expect_one_error "a sender just before the window, without its stack, of an interruption in it refuses the trace" \
+	qc-analyze "1 sender of the window's interruptions that a stack trigger selects carries no kernel stack, the first a qcsend:resched on CPU 0 at 37798403150 ns" \
+	"$QA" $oargs --json "$tmp/x.json" --quiet --window 37798403151:37798472800 "$tmp/nostack.dat"
 ktap_finish

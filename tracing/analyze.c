@@ -345,6 +345,17 @@ static int iterate_all(struct tracecmd_input *h, struct ctx *c, bool again)
 	return ret;
 }
 
+uint64_t isolated_mask(const struct analysis *a)
+{
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < a->ncpus; i++)
+		if (a->cpus[i] < 64)
+			m |= 1ULL << a->cpus[i];
+	return m;
+}
+
 /*
  * Is the send side of this trace (not of a --calls-from one) incomplete?
  * A field it has that could not be read, or a send in the window that
@@ -355,9 +366,7 @@ static int iterate_all(struct tracecmd_input *h, struct ctx *c, bool again)
 static bool send_side_incomplete(struct ctx *c, const char *file)
 {
 	struct analysis *a = c->a;
-	uint64_t isolated = 0;
 	char why[512];
-	int i;
 
 	if (origins_unread(&c->origins, why, sizeof(why))) {
 		set_err(c->err, c->errlen, "%s: %s", file, why);
@@ -365,10 +374,8 @@ static bool send_side_incomplete(struct ctx *c, const char *file)
 	}
 	if (!c->origins.probes || !a->stack_rules)
 		return false;
-	for (i = 0; i < a->ncpus; i++)
-		if (a->cpus[i] < 64)
-			isolated |= 1ULL << a->cpus[i];
-	if (stacks_missing(a->stack_rules, &c->origins, isolated, a->start_ns, a->end_ns, why, sizeof(why))) {
+	if (stacks_missing(a->stack_rules, &c->origins, isolated_mask(a), a->start_ns, a->end_ns,
+			   why, sizeof(why))) {
 		set_err(c->err, c->errlen, "%s: %s", file, why);
 		return true;
 	}
@@ -573,6 +580,17 @@ static int analyze_loaded(struct analysis *a, struct ctx *c, struct tracecmd_inp
 		if (!err[0])
 			set_err(err, errlen, "%s: reading its events failed (truncated or corrupt?)",
 				a->file);
+		goto out;
+	}
+	if (c->unstacked.n) {
+		const struct send *s = c->unstacked.first;
+		char name[96];
+
+		origins_event_name(s->ev, name, sizeof(name));
+		set_err(err, errlen, "%s: %ld sender%s of the window's interruptions that a stack trigger selects carr%s no kernel stack, the first a %s on CPU %d at %llu ns (sent before the triggers were set, or its stack lost): who sent %s cannot be shown; re-run the variant",
+			a->file, c->unstacked.n, c->unstacked.n == 1 ? "" : "s",
+			c->unstacked.n == 1 ? "ies" : "y", name, s->cpu, s->ns,
+			c->unstacked.n == 1 ? "it" : "them");
 		goto out;
 	}
 	a->total = a->charged_total = 0;

@@ -155,6 +155,27 @@ static void explain_line(struct ctx *c, const struct interruption *in,
 	fprintf(f, "]}\n");
 }
 
+/*
+ * Count @org's senders, and the queueings on their paths, that the guest's
+ * stack triggers select but that carry no stack (a send just before the
+ * window is checked here, where it explains one in it): c->unstacked
+ * refuses the trace after pass 2.
+ */
+static void count_unstacked(struct ctx *c, const struct origin *org)
+{
+	const struct send *snd;
+	int i, hop;
+
+	if (!c->a->stack_rules)
+		return;
+	for (i = 0; i < org->nsend; i++)
+		for (hop = 0, snd = &c->origins.v[org->send[i]]; snd && hop < ORIGIN_PATH_DEPTH;
+		     hop++, snd = origins_parent(&c->origins, snd))
+			if (snd->stack < 0 && stacks_expected(c->a->stack_rules, snd, isolated_mask(c->a)) &&
+			    !c->unstacked.n++)
+				c->unstacked.first = snd;
+}
+
 static bool foreign_to(const void *ctx, int cpu, int pid, const char *comm)
 {
 	const struct ctx *c = ctx;
@@ -185,6 +206,7 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	origins_match(&c->origins, &in, &org);
 	if (!in_window(c, ts))
 		return;
+	count_unstacked(c, &org);
 	res->origin_class[org.cls]++;
 	origins_chain(&c->origins, &in, &org, chain, sizeof(chain));
 	counter_add(&res->origin_chains, chain, 1);
