@@ -123,6 +123,15 @@ QC_WINDOW_SELFTEST=selftest
 #   refill        .json  guest-init/refill.c (and .txt) -> summarize.sh
 #   pcp-window    .json  pcp-counts.sh when the window opens -> summarize.sh
 #   verify-window .txt   cpusets/verify.sh --measured in the window
+# The guest's kprobe_profile (/sys/kernel/tracing/kprobe_profile: per
+# probe "NAME HITS MISSED", over all CPUs), copied just before the
+# "qc: window start" marker under a line "@ start" and just after
+# "qc: window end" under "@ end", into one file per window
+# (qc_window_file "$QC_KPROBE_PROFILE" WINDOW txt) -> analyze.sh, which
+# gives it to qc-analyze --kprobe-profile (tracing/profile.c): a probe
+# whose MISSED grew refuses the window; without the file (a run from
+# before it), dropped probe hits are reported as not measured.
+QC_KPROBE_PROFILE=kprobe-profile
 # and from those traces, by scripts/analyze.sh on the host (the shape of
 # each file a verdict reads: docs/schemas/, checked by scripts/check-run.sh):
 QC_ANALYSIS=analysis        # .json -> summarize.sh; .txt for people

@@ -48,6 +48,13 @@ tasks=oslat,refill,rthog
 causes=$(qc_drain_causes_file) || exit 1
 functions=$(qc_drain_functions) || exit 1
 
+# profile_of WINDOW: the --kprobe-profile argument for that window's
+# trace, when the guest wrote its snapshots (QC_KPROBE_PROFILE); none
+# when it did not, and qc-analyze reports dropped hits as not measured.
+profile_of() {
+	_p=$dir/$(qc_window_file "$QC_KPROBE_PROFILE" "$1" txt)
+	[ ! -f "$_p" ] || echo "--kprobe-profile=$_p"
+}
 # analyze_trace TRACE OUT [ARGS...]: OUT.json and OUT.txt, or die.
 analyze_trace() {
 	t=$1 o=$2
@@ -62,10 +69,12 @@ analyze_trace() {
 trace=$(qc_window_file trace "" dat)
 quiet=$(qc_window_file trace "$QC_WINDOW_QUIET" dat)
 selftest=$(qc_window_file trace "$QC_WINDOW_SELFTEST" dat)
-[ ! -f "$dir/$trace" ] || analyze_trace "$trace" "$QC_ANALYSIS"
+# shellcheck disable=SC2046 # profile_of gives one word or none
+[ ! -f "$dir/$trace" ] || analyze_trace "$trace" "$QC_ANALYSIS" $(profile_of "")
 if [ -f "$dir/$quiet" ]; then
 	[ -f "$dir/$trace" ] || die "$dir has a quiet control trace but no hammer trace to overlay"
-	analyze_trace "$quiet" "$QC_ANALYSIS-$QC_WINDOW_QUIET" --calls-from "$dir/$trace"
+	# shellcheck disable=SC2046
+	analyze_trace "$quiet" "$QC_ANALYSIS-$QC_WINDOW_QUIET" --calls-from "$dir/$trace" $(profile_of "$QC_WINDOW_QUIET")
 fi
 # The audit scenario's window: each trigger's sub-window and the gaps.
 [ ! -f "$dir/$QC_AUDIT_TXT" ] || "$QC_ROOT/scripts/audit.sh" "$dir" "$iso" >&2
@@ -93,7 +102,8 @@ if [ -f "$dir/$selftest" ]; then
 	sort -u "$dir/$QC_SELFTEST_CAUSES.tmp" > "$dir/$QC_SELFTEST_CAUSES"
 	rm -f "$dir/$QC_SELFTEST_CAUSES.tmp"
 	rc=0
-	"$qa" --cpus "$iso" --task "$tasks" --json "$dir/$QC_SELFTEST_ANALYSIS.json" "$@" \
+	# shellcheck disable=SC2046 # profile_of gives one word or none
+	"$qa" --cpus "$iso" --task "$tasks" --json "$dir/$QC_SELFTEST_ANALYSIS.json" "$@" $(profile_of "$QC_WINDOW_SELFTEST") \
 		"$dir/$selftest" > "$dir/$QC_SELFTEST_ANALYSIS.txt.tmp" 2>"$dir/selftest.err" || rc=$?
 	[ $rc -le 1 ] || die "the analyzer refused $dir/$selftest: $(head -n1 "$dir/selftest.err")"
 	mv "$dir/$QC_SELFTEST_ANALYSIS.txt.tmp" "$dir/$QC_SELFTEST_ANALYSIS.txt"
@@ -116,5 +126,6 @@ if [ -f "$dir/$selftest" ]; then
 	# verdict rule must charge exactly what was planted.
 	QC_DRAIN_CAUSES=$dir/$QC_SELFTEST_CAUSES
 	causes=$QC_DRAIN_CAUSES functions=$QC_PLANTER_FUNCTION
-	analyze_trace "$selftest" "$QC_SELFTEST_CHARGED"
+	# shellcheck disable=SC2046
+	analyze_trace "$selftest" "$QC_SELFTEST_CHARGED" $(profile_of "$QC_WINDOW_SELFTEST")
 fi

@@ -121,34 +121,50 @@ def judge($policy):
        pcp_primed_pages: $primed[$c]};
   def cpus_of($a; $q): [$isolated[] as $c | {key: $c, value: cpu_record($a; $q; $c)}] | from_entries;
 
-  # The verdict rule (tracing/verdict-policy.json's "origins" rule and its
-  # verdicts, in their order). Causes are decided first, so that neither
-  # an empty list (UNPRIMED) nor too few drains (UNEXPOSED) can hide one:
-  # an interruption the drain sent FAILs its CPU, unless it was a lock
-  # hand-off; RCU forcing a quiescent state for a grace period a drain
-  # requested is INDIRECT; a lock hand-off is CONTENDED; a remote-type
-  # interruption with no sender leaves the variant INCONCLUSIVE. Time
-  # alone charges nothing.
-  def verdict_of($cpus):
+  # The verdict rule: tracing/verdict-policy.json's ladder, its verdicts
+  # in order, each decided by the condition its "when" names; the first
+  # that holds is the verdict. Here is only what each condition means,
+  # from the evidence: $cpus (cpus_of), $run ({ok, traced, audit}: the
+  # run's facts; the verdict-level self-test judges a trace as traced and
+  # not an audit). A condition is null when it does not hold, else the
+  # CPUs it holds on ([] for one of the whole run). Time alone charges
+  # nothing.
+  def conditions($cpus; $run):
     [$cpus | to_entries[] | {cpu: .key} + .value] as $e
-    | ($e | map(select((.charged // 0) - (.handoff // 0) > 0) | .cpu)) as $failed
-    | ($e | map(select((.handoff // 0) > 0) | .cpu)) as $contended
-    | ($e | map(select((.indirect // 0) > 0) | .cpu)) as $indirect
-    | ($e | map(select((.unknown // 0) > 0) | .cpu)) as $unknown
-    | ($e | map(select((.pcp_primed_pages // 0) == 0) | .cpu)) as $unprimed
-    | ($e | map(select(.exposure == null
-                       or (.exposure.drains // 0) < $policy.min_exposure[.workload]) | .cpu)) as $unexposed
-    | if $failed != [] then {verdict: "FAIL", cpus: $failed}
-      elif $indirect != [] then {verdict: "INDIRECT", cpus: $indirect}
-      elif $contended != [] then {verdict: "CONTENDED", cpus: $contended}
-      elif $unknown != [] then {verdict: "INCONCLUSIVE", cpus: $unknown}
-      elif $unprimed != [] then {verdict: "UNPRIMED", cpus: $unprimed}
-      elif ($scenario | in($policy.exposure_scenarios)) and $unexposed != [] then
-        {verdict: "UNEXPOSED", cpus: $unexposed}
-      elif ($hammer.stalls // 0) > 0 then {verdict: "STALLED", cpus: []}
-      elif $hammer != null and ($hammer.calls // 0) < $policy.min_drain_calls then
-        {verdict: "TOO-FEW-DRAINS", cpus: []}
-      else {verdict: "PASS", cpus: []} end;
+    | def on(f): [$e[] | select(f) | .cpu] | if . == [] then null else . end;
+      def run_wide(f): if f then [] else null end;
+    {run_failed: run_wide($run.ok | not),
+     no_trace: run_wide($run.traced | not),
+     audit_scenario: run_wide($run.audit),
+     # the drain sent it, and it was no lock hand-off
+     drain_sent: on((.charged // 0) - (.handoff // 0) > 0),
+     # a remote-type interruption without a sender (possibly the drain's)
+     no_sender: on((.unknown // 0) > 0),
+     rcu_forced_for_drain: on((.indirect // 0) > 0),
+     lock_handoff: on((.handoff // 0) > 0),
+     unprimed: on((.pcp_primed_pages // 0) == 0),
+     unexposed: (if $scenario | in($policy.exposure_scenarios) then
+       on(.exposure == null or (.exposure.drains // 0) < $policy.min_exposure[.workload]) else null end),
+     stalled: run_wide(($hammer.stalls // 0) > 0),
+     too_few_drains: run_wide($hammer != null and ($hammer.calls // 0) < $policy.min_drain_calls),
+     always: []};
+  def verdict_of($cpus; $run):
+    conditions($cpus; $run) as $c
+    | first($policy.verdicts[] | . as $v | $c[$v.when] | select(. != null) | {verdict: $v.name, cpus: .});
+  # What is wrong with the ladder (null: nothing): a condition verdict_of
+  # does not know, or no verdict last that always holds.
+  def ladder_error:
+    (conditions({}; {}) | keys) as $known
+    | [$policy.verdicts[] | select(.when as $w | $known | index([$w]) | not)] as $bad
+    | if $bad != [] then
+        "\($policy.file): verdict \($bad[0].name) is decided by \"\($bad[0].when)\", not a condition of scripts/summarize-variant.jq (\($known | join(", "))): fix its \"when\""
+      elif ($policy.verdicts | last | .when) != "always" then
+        "\($policy.file): the ladder's last verdict must be the one that always holds (\"when\": \"always\"): fix the order of its verdicts"
+      else null end;
+  # The interruptions without a sender, each named: [{cpu, cause, count}].
+  def no_sender($cpus):
+    [$cpus | to_entries[] | .key as $c | .value.unknown_by_cause // {} | to_entries[]
+     | select(.value > 0) | {cpu: $c, cause: .key, count: .value}];
 
   # CPUs of $a whose entry lacks the counts the rule reads.
   def lacking($a): [$isolated[] | select(entry($a; .) | obj
@@ -156,7 +172,10 @@ def judge($policy):
       or (has("exposure") | not) or (.by_cause | type != "object")
       or (.origins | obj | (.drain | num | not) or (.drain_handoff | num | not) or (.classes.unknown | num | not)
           or (.rcu_qs_by_grace_period | obj | (.drain_requested | num | not) or (.drain_waited | num | not))
-          or (.drain_by_cause | type != "object")))];
+          or (.drain_by_cause | type != "object")
+          # each interruption without a sender is named by its cause
+          or (.unknown_by_cause | type != "object")
+          or ((.unknown_by_cause | [.[]] | add // 0) != .classes.unknown)))];
   def causes_text: if (. // []) == [] then "none" else join(" ") end;
   # Why an analysis cannot be judged (null: it can). $name: its file;
   # $functions: the drain's functions it must have been charged by.
@@ -170,7 +189,7 @@ def judge($policy):
     lacking($a) as $l
     | if no_origins($a; $name) != null then no_origins($a; $name)
       elif $l != [] then
-        "\($dir)/\($name) has no per-CPU entry with interruptions, exposure and charged counts for isolated CPU \($l | cpulist) (an old-format or partial analysis): re-run \($reanalyze)"
+        "\($dir)/\($name) has no per-CPU entry with interruptions, exposure, charged counts and its interruptions without a sender named by cause for isolated CPU \($l | cpulist) (an old-format or partial analysis): re-run \($reanalyze)"
       elif ($a.drains | type) != "object" then
         "\($dir)/\($name) has no drain-call counts (.drains: an old-format analysis): re-run \($reanalyze)"
       elif wrong_functions($a; $name; $functions) != null then wrong_functions($a; $name; $functions)
@@ -191,7 +210,7 @@ def judge($policy):
   | def planted_charged: (.charged_by_cause // {}) | [.["workqueue:qc_planted_work"], .["irq_vectors:call_function_single:qc_planted_ipi"]]
       | map(. // 0) | add;
     (if $stc == null then null else
-      cpus_of($stc; null) as $sc | verdict_of($sc).verdict as $sv
+      cpus_of($stc; null) as $sc | verdict_of($sc; {ok: true, traced: true, audit: false}).verdict as $sv
       | {verdict: $sv,
          exact: ($sv == "FAIL" and all($isolated[]; ($sc[.] | planted_charged) == $planted[.].planted)),
          cpus: ([$isolated[] | {key: ., value: {planted: $planted[.].planted, charged: ($sc[.] | planted_charged),
@@ -248,12 +267,9 @@ def judge($policy):
 
   ($status == "ok") as $ok
   | cpus_of($analysis; $quiet) as $cpus
-  | (if $ok then refusal else null end) as $refuse
-  | (if $ok | not then {verdict: "FAILED-RUN", cpus: []}
-     elif $analysis == null then {verdict: "NO-TRACE", cpus: []}
-     # The audit is judged per trigger (audit.json), not by the drain rule.
-     elif $scenario == "audit" then {verdict: "AUDIT", cpus: []}
-     else verdict_of($cpus) end) as $v
+  | (ladder_error // (if $ok then refusal else null end)) as $refuse
+  # (the audit is judged per trigger, audit.json, not by the drain rule)
+  | verdict_of($cpus; {ok: $ok, traced: ($analysis != null), audit: ($scenario == "audit")}) as $v
   | {refuse: $refuse,
      # The continuation bound the analyzer counted with (the same analyzer
      # for every variant of one run; summarize.sh records the first).
@@ -273,6 +289,10 @@ def judge($policy):
        indirect_total: ([$cpus[].indirect | numbers] | add),
        shared_total: ([$cpus[].shared | numbers] | add),
        unknown_total: ([$cpus[].unknown | numbers] | add),
+       no_sender: no_sender($cpus),
+       # dropped probe hits in the window (kprobe_profile): measured, or
+       # said not to be (an analysis from before the guest recorded them)
+       probe_misses: ($analysis.probe_misses // {measured: false, missed: null}),
        coincidences_total: ([$cpus[].coincidences | numbers] | add),
        control: (if $quiet == null then null else
          {window_s: (if ($quiet.window.duration_ns | num) then $quiet.window.duration_ns / 1e9 else null end),

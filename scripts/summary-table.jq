@@ -25,9 +25,10 @@ def verdict_table:
 	(.policy as $p
 	| "rule (\($p.file)): by origin. FAIL: an interruption the drain sent (a sender",
 	  "      stack holds one of its drain_functions, or the sender was inside its own drain call),",
-	  "      not a lock hand-off; INDIRECT: RCU forcing for a grace period a drain requested;",
-	  "      CONTENDED: only lock hand-offs (a task on the CPU blocked on a lock the drain held);",
-	  "      INCONCLUSIVE: a remote-type interruption without a sender; PASS also needs",
+	  "      not a lock hand-off; then INCONCLUSIVE: a remote-type interruption without a sender",
+	  "      (INDIRECT, CONTENDED and PASS need none); INDIRECT: RCU forcing for a grace period a",
+	  "      drain requested; CONTENDED: only lock hand-offs (a task on the CPU blocked on a lock",
+	  "      the drain held); PASS also needs",
 	  "      >= \($p.min_exposure.refill) drains reaching each refill CPU, >= \($p.min_exposure.oslat) each oslat CPU, >= \($p.min_drain_calls) drain calls.",
 	  "      Time alone charges nothing.",
 	  "self-test, per variant (counted/planted; the planter as the drain gives FAIL exactly):",

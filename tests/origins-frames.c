@@ -5,7 +5,9 @@
  * Built and run by tests/test-origins.sh. The stacks are written as the
  * analyzer interns them ("fn < caller < ..."), in the shapes a 6.1 guest
  * records: a send from a timer interrupt that hit the drainer, from a
- * softirq run on an interrupt's exit, and from the drainer itself.
+ * softirq run on an interrupt's exit, and from the drainer itself; the
+ * compiler's clones of a drain function; RCU's forcing
+ * (origins_rcu_forcing()).
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +35,23 @@ static void expect(const char *desc, const char *stack, unsigned int flags, bool
 	printf("\n");
 }
 
+/* Is a send with @stack RCU forcing a quiescent state (origins_rcu_forcing())? */
+static void forcing(const char *desc, const char *stack, bool want)
+{
+	char *stacks[2] = { (char *)stack, (char *)"rcu_preempt" };
+	struct send s = { .stack = 0, .comm = 1, .parent = -1 };
+	struct origins o = { .stacks = stacks, .nstacks = 2, .v = &s, .n = 1 };
+	struct origin org = { .cls = ORIGIN_REMOTE, .send = { 0 }, .nsend = 1 };
+	bool got = origins_rcu_forcing(&o, &org);
+
+	n++;
+	failed += got != want;
+	printf("%sok %d %s", got == want ? "" : "not ", n, desc);
+	if (got != want)
+		printf(" (forcing: %d)", got);
+	printf("\n");
+}
+
 int main(void)
 {
 	expect("the drainer's own send holds the drain",
@@ -57,6 +76,23 @@ int main(void)
 	expect("the drain below a kworker's own frames still counts (task context)",
 	       "__smp_call_single_queue < irq_work_queue_on < drain_pages < process_one_work < worker_thread",
 	       0, true, true);
+	/* a compiler's clone or split part is its function, by base name */
+	expect("a clone of a drain function (.isra.N) is the drain",
+	       "__queue_work < queue_work_on < drain_pages.isra.0 < __drain_all_pages.constprop.0 < kthread",
+	       0, true, true);
+	expect("its split cold part (.part.N.cold) is the drain",
+	       "__smp_call_single_queue < drain_pages_zone.part.0.cold < kthread", 0, true, true);
+	expect("a suffix that is no clone's (.llvm.N) keeps the whole name",
+	       "__queue_work < drain_pages.llvm.123 < kthread", 0, false, true);
+	expect("a clone's base is still a whole frame: drain_pages_zone_foo.isra.0 is not drain_pages_zone",
+	       "__queue_work < drain_pages_zone_foo.isra.0 < kthread", 0, false, true);
+	/* RCU's forcing, by its functions among the sender's own frames */
+	forcing("resched_cpu() from force_qs_rnp's clone is RCU forcing",
+		"resched_cpu < force_qs_rnp.constprop.0 < rcu_gp_fqs_loop < rcu_gp_kthread < kthread", true);
+	forcing("with force_qs_rnp inlined, rcu_gp_fqs_loop still names the forcing",
+		"resched_cpu < rcu_gp_fqs_loop < rcu_gp_kthread < kthread", true);
+	forcing("a frame that only contains a forcer's name is not one",
+		"resched_cpu < my_force_qs_rnp_helper < kthread", false);
 	printf("# %d passed, %d failed\n", n - failed, failed);
 	return failed ? 1 : 0;
 }

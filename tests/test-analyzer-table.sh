@@ -20,7 +20,7 @@ ktap_require make pkg-config jq trace-cmd
 make -s -C tracing check-deps >/dev/null 2>&1 ||
 	ktap_skip_all "libtracecmd-dev, libtraceevent-dev or libtracefs-dev is missing (sudo make setup installs them)"
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "make -C tracing fails"
-ktap_plan 6
+ktap_plan 9
 
 # The rows, "system event-pattern" per line, as handlers.c writes them:
 # { "system", "pattern", ... } (QC_PROOF_GROUP is "qcaudit", analyze.h).
@@ -71,10 +71,12 @@ ktap_check "the uncompressed version 6 copy of planted.dat counts as the origina
 	test "$(jq -n --slurpfile v6 "$tmp/v6.json" --slurpfile orig "$tmp/orig.json" \
 		'($v6 | map(del(.trace) | tojson)) == ($orig | map(del(.trace) | tojson)) and ($v6 | map(.total)) == [31]' 2>/dev/null)" = true
 
-# patched FROM TO OUT: $v6 with the one occurrence of FROM replaced by TO.
+# patched FROM TO OUT [V6]: V6 (default $v6) with the one occurrence of
+# FROM replaced by TO.
 patched() {
-	[ "$(LC_ALL=C grep -c -a -e "$1" "$v6")" = 1 ] || ktap_bail_out "'$1' is not in $v6 exactly once"
-	LC_ALL=C sed "s/$1/$2/" "$v6" > "$3"
+	_src=${4:-$v6}
+	[ "$(LC_ALL=C grep -c -a -e "$1" "$_src")" = 1 ] || ktap_bail_out "'$1' is not in $_src exactly once"
+	LC_ALL=C sed "s/$1/$2/" "$_src" > "$3"
 }
 patched 'name: sched_wakeup$' 'name: sched_wakeuq' "$tmp/norow.dat"
 patched 'field:pid_t next_pid;' 'field:pid_t next_piq;' "$tmp/nofield.dat"
@@ -92,4 +94,36 @@ expect_one_error "a format without a field its row reads (sched_switch's next_pi
 expect_one_error "the drain calls' trace (--calls-from) is held to the table too" \
 	qc-analyze "norow.dat: CPU [0-9]* has a record of sched:sched_wakeuq" \
 	"$QA" $args --json "$tmp/x.json" --quiet --calls-from "$tmp/norow.dat" "$v6"
+
+# The send side (tracing/origins.c), on a version 6 copy of origins-wq.dat:
+# a field the trace has but that cannot be read refuses the trace (here
+# csd_many's mask, its size made 3, which libtraceevent does not read),
+# never read as 0: no target CPU, no send. And a send the guest's stack
+# triggers select (origin-stacks.list) must carry its stack: with
+# native_smp_send_reschedule renamed in the trace's kallsyms, no
+# reschedule IPI's stack starts at its probed function, so none is
+# attached, as when the triggers recorded nothing.
+ktap_tracecmd_kept convert tests/fixtures/traces/origins-wq.dat --file-version 6 --compression none \
+	-o origins-wq-v6.dat || ktap_bail_out "trace-cmd convert cannot write a version 6 copy of origins-wq.dat"
+ov6=$KTAP_KEPT/origins-wq-v6.dat
+t=$(printf '\t')
+patched "field:u64 mask;${t}offset:16;${t}size:8;" "field:u64 mask;${t}offset:16;${t}size:3;" "$tmp/badmask.dat" "$ov6"
+patched ' T native_smp_send_reschedule$' ' T native_smp_send_reschedulf' "$tmp/nostack.dat" "$ov6"
+oargs="--cpus 1-3 --task oslat,refill --drain-functions drain_all_pages,__drain_all_pages"
+# shellcheck disable=SC2086 # $oargs is words
+expect_one_error "a send field the trace has but cannot read (csd_many's mask) is refused, not read as 0" \
+	qc-analyze 'field "mask" of qcsend:csd_many could not be read in [0-9]* records, the first on CPU [0-9]' \
+	"$QA" $oargs --json "$tmp/x.json" --quiet "$tmp/badmask.dat"
+# shellcheck disable=SC2086
+expect_one_error "reschedule IPIs sent to isolated CPUs without their stacks refuse the trace, not read as no one's" \
+	qc-analyze '[0-9]* sends that a stack trigger selects carry no kernel stack, the first a qcsend:resched on CPU [0-9]' \
+	"$QA" $oargs --json "$tmp/x.json" --quiet "$tmp/nostack.dat"
+# The same trace, its window cut to begin right after a reschedule IPI
+# was sent to CPU 1 (at 37798403150 ns) and to end once CPU 1 took it: no
+# send in the window lacks its stack, but the sender of one of its
+# interruptions does, and that refuses the trace too.
+# shellcheck disable=SC2086
+expect_one_error "a sender just before the window, without its stack, of an interruption in it refuses the trace" \
+	qc-analyze "1 sender of the window's interruptions that a stack trigger selects carries no kernel stack, the first a qcsend:resched on CPU 0 at 37798403150 ns" \
+	"$QA" $oargs --json "$tmp/x.json" --quiet --window 37798403151:37798472800 "$tmp/nostack.dat"
 ktap_finish

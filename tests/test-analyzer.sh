@@ -59,7 +59,7 @@ check() {
 ktap_require make pkg-config jq
 make -s -C tracing check-deps >/dev/null 2>&1 ||
 	ktap_skip_all "libtracecmd-dev, libtraceevent-dev or libtracefs-dev is missing (sudo make setup installs them)"
-ktap_plan 51
+ktap_plan 56
 
 # 1: it builds, warning-free: from clean, in a copy of the sources (other
 # programs of the suite run tracing/qc-analyze meanwhile), then here. The
@@ -226,23 +226,30 @@ expect_fail "a trace without window markers is refused" 'no "qc: window start" m
 
 # Whole-trace liveness and loss (README.md there says how each was made).
 expect_fail "a trace whose isolated CPU's buffer wrapped over the window is refused (kernel statistics: overrun)" \
-	'ring buffer of CPU 1 overran or dropped' --cpus 1-3 --task oslat "$FX/overwritten.dat"
+	'ring buffer of CPU 1 lost [0-9]* events (overrun)' --cpus 1-3 --task oslat "$FX/overwritten.dat"
 # Loss anywhere, whole trace: housekeeping CPU 0 records the drain calls
-# and the sends to the isolated CPUs. lost_on_cpu0 FILE OUT: FILE with its
-# kernel statistics saying CPU 0's buffer overran by 4 events (the digit
-# after CPU 0's first "overrun: " patched in place; the data untouched).
-lost_on_cpu0() {
+# and the sends to the isolated CPUs. lost_stat FILE OUT CPU COUNT: FILE
+# with its kernel statistics saying CPU's COUNT ("overrun", "commit
+# overrun") is 4 (the digit after that CPU's first "COUNT: 0" patched in
+# place; the data untouched). lost_on_cpu0 FILE OUT: CPU 0 overran.
+lost_stat() {
 	cp "$1" "$2"
-	off=$(grep -boa -e 'CPU: 0$' -e '^overrun: 0$' "$2" |
-		awk -F: '$2 == "CPU" { cpu0 = 1; next } cpu0 { print $1 + 9; exit }')
+	off=$(grep -boa -e "CPU: $3\$" -e "^$4: 0\$" "$2" |
+		awk -F: -v n=${#4} '$2 == "CPU" { cpu = 1; next } cpu { print $1 + n + 2; exit }')
 	printf 4 | dd of="$2" bs=1 seek="$off" conv=notrunc 2>/dev/null
 }
+lost_on_cpu0() { lost_stat "$1" "$2" 0 overrun; }
 lost_on_cpu0 "$FX/drain-wq.dat" "$tmp/lost0.dat"
 expect_fail "a trace whose housekeeping CPU 0 lost events is refused (kernel statistics), though CPUs 1-3 lost none" \
-	'ring buffer of CPU 0 overran or dropped 4 events' --cpus 1-3 --task oslat "$tmp/lost0.dat"
+	'ring buffer of CPU 0 lost 4 events (overrun)' --cpus 1-3 --task oslat "$tmp/lost0.dat"
+# A commit overrun (events lost while commits nested too deep: an
+# interrupt's events inside a probe's) is loss too, on any CPU.
+lost_stat "$FX/drain-wq.dat" "$tmp/commit2.dat" 2 "commit overrun"
+expect_fail "a trace whose CPU 2 had a commit overrun is refused (kernel statistics)" \
+	'ring buffer of CPU 2 lost 4 events (commit overrun)' --cpus 1-3 --task oslat "$tmp/commit2.dat"
 lost_on_cpu0 "$FX/exposure-wq.dat" "$tmp/lost0x.dat"
 expect_fail "a --calls-from trace that lost events is refused: its drain calls would be incomplete" \
-	'lost0x.dat: the kernel?s ring buffer of CPU 0 overran' --cpus 1-3 --task oslat,refill \
+	'lost0x.dat: the kernel?s ring buffer of CPU 0 lost 4 events' --cpus 1-3 --task oslat,refill \
 	--calls-from "$tmp/lost0x.dat" "$FX/quiet-wq.dat"
 if command -v trace-cmd >/dev/null 2>&1; then
 	ktap_tracecmd_kept split "$FX/overwritten.dat" -o ow.dat
@@ -257,6 +264,27 @@ else
 	ktap_skip "overwritten trace without statistics (no trace-cmd)"
 	ktap_skip "a trace split to its window (no trace-cmd)"
 fi
+# Dropped probe hits (tracing/profile.c): the guest's kprobe_profile at
+# the window's start ("@ start") and end ("@ end"), as common/contract.sh
+# states it. A probe whose missed count grew refuses the window, naming it
+# and how many; snapshots that do not bracket one window are refused; no
+# file is "not measured" in the JSON, never a 0.
+profile() { printf '%s\n' "$@" > "$tmp/profile.txt"; }
+profile '@ start' '  resched     100   0' '  drain_all   40   2' '@ end' '  resched     180   3' '  drain_all   90   2'
+expect_fail "a probe that missed hits in the window refuses it (resched: 3)" \
+	'probe resched missed 3 hits in the window' --cpus 1-3 --kprobe-profile "$tmp/profile.txt" "$FX/drain-wq.dat"
+profile '@ start' '  resched     100   0'
+expect_fail "a profile without its end snapshot is refused, not read as no misses" \
+	'has no "@ end" snapshot' --cpus 1-3 --kprobe-profile "$tmp/profile.txt" "$FX/drain-wq.dat"
+profile '@ start' '  resched     100   0' '  drain_all   40   2' '@ end' '  resched     180   0'
+expect_fail "a probe missing at the window's end is refused" \
+	'2 probes at the window?s start, 1 at its end' --cpus 1-3 --kprobe-profile "$tmp/profile.txt" "$FX/drain-wq.dat"
+profile '@ start' '  resched     100   0' '  drain_all   40   2' '@ end' '  resched     180   0' '  drain_all   90   2'
+"$QA" --cpus 1-3 --quiet --json "$tmp/measured.json" --kprobe-profile "$tmp/profile.txt" "$FX/drain-wq.dat" &&
+	"$QA" --cpus 1-3 --quiet --json "$tmp/unmeasured.json" "$FX/drain-wq.dat"
+ktap_check "no missed hit: measured, 2 probes, 130 hits; no file: not measured, never 0" \
+	test "$(jq -c .probe_misses "$tmp/measured.json" "$tmp/unmeasured.json" 2>&1 | tr '\n' ' ')" = \
+	'{"measured":true,"probes":2,"hits":130,"missed":0} {"measured":false,"missed":null} '
 printf '# nothing but comments\n\n' > "$tmp/empty.list"
 expect_fail "an empty drain-cause list is refused" 'holds no pattern' \
 	--cpus 1-3 --drain-causes "$tmp/empty.list" "$FX/drain-wq.dat"

@@ -15,7 +15,7 @@ QA=tracing/qc-analyze
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ktap_plan 28
+ktap_plan 35
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
 drain_fns=$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)
 analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$drain_fns" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
@@ -156,7 +156,7 @@ ccache_cc ${CC:-cc} -Wall -Itracing -Icommon $(pkg-config --cflags $P) -o "$tmp/
 	tests/origins-frames.c tracing/origins.c common/qc-util.c $(pkg-config --libs $P) 2>"$tmp/frames.err" ||
 	ktap_diag "tests/origins-frames.c does not build: $(head -n 3 "$tmp/frames.err")"
 [ ! -x "$tmp/origins-frames" ] || "$tmp/origins-frames" > "$tmp/frames.out"
-for i in 1 2 3 4 5 6; do
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
 	ktap_check "frames: $(sed -n "s/^\(not \)*ok $i //p" "$tmp/frames.out" 2>/dev/null)" grep -q "^ok $i " "$tmp/frames.out"
 done
 ktap_finish

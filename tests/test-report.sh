@@ -73,7 +73,7 @@ if "$root/scripts/summarize.sh" "$base" >/dev/null 2>&1; then summarized=yes; el
 jq -nr 'input | "@@ rows", (.variants | to_entries[] | "- variant: \(.key); verdict: **\(.value.verdict)**; drain_all_pages() calls: \(.value.drain.calls); reached an isolated CPU: \(.value.drains.reached);"),
 	"@@ one.json", (.variants |= {rcu} | del(.alloc_bench) | del(.variants.rcu.plot.drain)
 		| .policy.min_exposure.refill = 77 | .policy.drain_functions = ["made_up"]
-		| .policy.verdicts[0].sentence = "a sentence of this run'"'"'s own" | tojson),
+		| (.policy.verdicts[] | select(.name == "FAIL") | .sentence) = "a sentence of this run'"'"'s own" | tojson),
 	"@@ old.json", (del(.policy) | .variants[].cpus[] |= (del(.exposure, .charged, .workload) + {drain_interruptions: 0}) | tojson),
 	"@@ noexp.json", (.variants.rcu.cpus["2"] |= del(.exposure) | tojson),
 	(input | "@@ legacy.json", (.policy |= (del(.rule, .verdicts, .drain_functions) + {coincidence_margin: {factor: 3, plus: 10}})

@@ -91,7 +91,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 59
+ktap_plan 65
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -105,6 +105,7 @@ ktap_check "summarize judges the three-variant fixture" sh -c "'$summarize' '$ru
 ktap_jq_vals "$run/summary.json" f_ '{
 	same: (. == $committed[0]),
 	verdicts: ('"$verdicts_jq"'),
+	probe_misses: ([.variants[].probe_misses] | unique | tojson),
 	wq2: (.variants.wq.cpus["2"] | [.workload, .interruptions, .charged, .indirect, .unknown, .exposure, .coincidences, .control.rcu_qs, .control.charged] | tojson),
 	rcu: (.variants.rcu | [.charged_total, .interruptions_total, .cpus["3"].by_cause] | tojson),
 	spinlock: (.variants.spinlock | [.verdict_cpus, .cpus["3"].exposure.drains, .cpus["3"].charged] | tojson),
@@ -118,6 +119,9 @@ ktap_jq_vals "$run/summary.json" f_ '{
 	--slurpfile oslat "$run/rcu/oslat.json" --slurpfile refill "$run/rcu/refill.json"
 ktap_check "the committed fixture summary is what summarize writes (regenerate it: see its README)" \
 	test "$f_same" = true
+# (the fixture's analyses are from before the guest recorded kprobe_profile)
+ktap_check "dropped probe hits an analysis does not state are 'not measured', never 0 ($f_probe_misses)" \
+	test "$f_probe_misses" = '[{"measured":false,"missed":null}]'
 ktap_check "no stale summary.json.tmp is left" test ! -e "$run/summary.json.tmp"
 ktap_check "the run's status stays ok" test "$(cat "$run/status")" = ok
 ktap_check "verdicts: wq FAIL, rcu PASS, spinlock UNEXPOSED" test "$f_verdicts" = "wq=FAIL rcu=PASS spinlock=UNEXPOSED"
@@ -179,6 +183,9 @@ case_guest otherfunctions wq
 edit "$g/analysis.json" '.policy.drain_functions = ["drain_all_pages"]'
 case_guest planter spinlock
 edit "$g/selftest-charged.json" '.policy.drain_functions = ["drain_all_pages"]'
+# an interruption without a sender that its causes do not name
+case_guest unnamed spinlock
+edit "$g/analysis.json" '.cpus["3"].origins |= (.classes.unknown = 2 | .unknown_by_cause = {"irq_vectors:reschedule": 1})'
 # The refusals summarize makes itself, each run alone. All these runs,
 # the one above too, are made first (their edits in one jq), then each
 # judged.
@@ -230,6 +237,8 @@ guest_refused "an analysis charged with other drain functions than the policy's 
 	"analysis.json was charged with the drain's functions \[drain_all_pages\]"
 guest_refused "a verdict-level self-test not charged with the planter as the drain is refused" spinlock-planter \
 	"selftest-charged.json was charged with the drain's functions \[drain_all_pages\], not \[qc_plant_write\]"
+guest_refused "interruptions without a sender not all named by cause are refused (2, 1 named)" spinlock-unnamed \
+	"analysis.json has no per-CPU entry .*without a sender named by cause for isolated CPU 3 "
 refused "a drain-cause list without patterns is refused" "holds no pattern" "$causes_empty" QC_DRAIN_CAUSES="$scratch/empty.list"
 refused "a missing drain-cause list is refused" "drain-cause list .* is missing" "$causes_missing" \
 	QC_DRAIN_CAUSES="$scratch/nonexistent.list"
@@ -288,6 +297,12 @@ case_guest handoff spinlock
 edit "$g/analysis.json" "$handoff"
 case_guest handoff rcu
 edit "$g/analysis.json" "$handoff | $indirect"
+# The ladder: an interruption without a sender is decided right after
+# FAIL, so that INDIRECT and CONTENDED need none of them.
+case_guest ladder rcu
+edit "$g/analysis.json" "$indirect | $unknown"
+case_guest ladder spinlock
+edit "$g/analysis.json" "$handoff | $unknown"
 case_guest mixed spinlock
 edit "$g/analysis.json" "$handoff | def sent(\$c): $sent; sent(\"3\")"
 case_guest order wq
@@ -319,6 +334,7 @@ ktap_jq_vals "$m/summary.json" m_ '{verdicts: ('"$verdicts_jq"'),
 	handoffs: ([.variants["spinlock-handoff"] | .handoff_total, .charged_total, .verdict_cpus]
 	           + [.variants["spinlock-mixed"] | .handoff_total, .charged_total, .verdict_cpus] | tojson),
 	coincidences: (.variants["rcu-coincidence"] | [.coincidences_total, .charged_total] | tojson),
+	no_sender: ([.variants["rcu-ladder", "spinlock-ladder", "rcu-indirect"] | .no_sender] | tojson),
 	failed: ([.variants | to_entries[] | select(.value.verdict == "FAILED-RUN") | .key] | join(" "))}'
 # case_verdicts DESCRIPTION "GUEST=VERDICT ...": those guests' verdicts in m
 # (looked up in m_verdicts).
@@ -346,7 +362,11 @@ case_verdicts "a lock hand-off alone: CONTENDED, before UNEXPOSED; after INDIREC
 	"spinlock-handoff=CONTENDED rcu-handoff=INDIRECT spinlock-mixed=FAIL"
 ktap_check "... the hand-offs in the summary, apart from and within the drain's sends" \
 	test "$m_handoffs" = '[1,1,["2"],1,2,["3"]]'
-case_verdicts "FAIL before INDIRECT before INCONCLUSIVE; RCU forcing a drain only waited on (shared) is not charged" \
+case_verdicts "an interruption without a sender beside RCU forcing or a lock hand-off: INCONCLUSIVE, not INDIRECT or CONTENDED" \
+	"rcu-ladder=INCONCLUSIVE spinlock-ladder=INCONCLUSIVE"
+ktap_check "... each named by CPU, cause and count ($m_no_sender)" \
+	test "$m_no_sender" = '[[{"cpu":"3","cause":"irq_vectors:reschedule","count":1}],[{"cpu":"3","cause":"irq_vectors:reschedule","count":1}],[]]'
+case_verdicts "FAIL before INCONCLUSIVE before INDIRECT; RCU forcing a drain only waited on (shared) is not charged" \
 	"wq-order=FAIL rcu-order=INCONCLUSIVE"
 case_verdicts "26 ticks in flight during drains, another's grace period, no control: time alone charges nothing (PASS)" \
 	"rcu-coincidence=PASS"
@@ -421,6 +441,21 @@ verdicts_are "the thresholds come from the policy file (refill 40: spinlock PASS
 	"wq=FAIL rcu=PASS spinlock=PASS" "${p_verdicts-}"
 ktap_check "a variant patches/series marks 'baseline' is the baseline, not the first" \
 	test "${p_baseline-}" = '["rcu","marked baseline in patches/series"]'
+# The ladder is the policy's data: its order decides (INDIRECT moved
+# before INCONCLUSIVE gives the old order back), and a condition the
+# judge does not know is refused.
+jq '.verdicts |= (map(select(.name == "INDIRECT")) + map(select(.name != "INDIRECT")))' \
+	"$root/tracing/verdict-policy.json" > "$scratch/policy-order.json"
+r=$(fresh ladder rcu)
+edit "$r/rcu/analysis.json" "$indirect | $unknown"
+ktap_jq_edits_made
+judged "the ladder's order is the policy's (INDIRECT first: rcu with a sender-less interruption is INDIRECT)" \
+	"rcu=INDIRECT" "$r" QC_VERDICT_POLICY="$scratch/policy-order.json"
+jq '(.verdicts[] | select(.name == "FAIL") | .when) = "drain_sent_maybe"' \
+	"$root/tracing/verdict-policy.json" > "$scratch/policy-when.json"
+r=$(fresh when rcu)
+refused "a ladder condition the judge does not know is refused" \
+	'verdict FAIL is decided by "drain_sent_maybe", not a condition' "$r" QC_VERDICT_POLICY="$scratch/policy-when.json"
 r=$(fresh stray wq)
 mkdir "$r/notes"
 refused "a directory that is no variant's guest is refused, not skipped" "$r/notes is not the directory of a variant" "$r"

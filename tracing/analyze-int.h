@@ -168,6 +168,10 @@ struct ctx {
 	long records;
 	long *before, *after;	/* per trace CPU; NULL for a --calls-from trace */
 	int lost_cpu;		/* an isolated CPU with lost events, or -1 */
+	/* senders of the window's interruptions (and the queueings on their
+	   paths) that the stack triggers select but that carry no stack:
+	   how many, and the first (explain.c); they refuse the trace */
+	struct { long n; const struct send *first; } unstacked;
 	bool any_cpu;		/* a QC_ANY_CPU row's event has records */
 	/* proof events (QC_PROOF_GROUP) seen in pass 1, counted once the
 	   window is known */
@@ -180,6 +184,8 @@ struct ctx {
 
 void __attribute__((format(printf, 3, 4)))
 set_err(char *err, int len, const char *fmt, ...);
+/* The isolated CPUs of @a as a mask (bit c: CPU c; CPUs from 64 on left out). */
+uint64_t isolated_mask(const struct analysis *a);
 
 /* evtable.c */
 int evtable_build(struct ctx *c);

@@ -16,8 +16,8 @@
  * none after its end (its buffer was overwritten, or it was never traced:
  * a window with no events would otherwise read as clean), and, for any
  * trace it reads (a --calls-from trace too), when the kernel's per-CPU
- * statistics saved in the file report overrun or dropped events on any
- * CPU, or when any record carries the lost-events flag. Loss anywhere is
+ * statistics saved in the file report overrun, commit overrun or dropped
+ * events on any CPU, or when any record carries the lost-events flag. Loss anywhere is
  * refused, housekeeping CPU 0 included: the drain calls and the sends to
  * the isolated CPUs are recorded there, and the statistics cover the
  * whole trace, so the rule does too.
@@ -128,25 +128,33 @@ const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 
 /*
  * The kernel's per-CPU ring buffer statistics, saved by trace-cmd extract:
- * "CPU: N" then "overrun: X", "dropped events: Y". Returns a CPU that
- * lost events (any CPU: see the top of this file), or -1.
+ * "CPU: N" then "overrun: X", "commit overrun: Y", "dropped events: Z"
+ * (events overwritten by the writer, lost while a commit was nested too
+ * deep, refused on a full buffer). Returns a CPU that lost events (any
+ * CPU: see the top of this file), with how many in @lost and which count
+ * said so in @kind, or -1.
  */
-static int stats_lost_cpu(struct tracecmd_input *h, long *lost)
+static int stats_lost_cpu(struct tracecmd_input *h, long *lost, const char **kind)
 {
+	static const char *const kinds[] = { "overrun", "commit overrun", "dropped events" };
 	const char *p = tracecmd_get_cpustats(h);
 	int cpu = -1;
+	size_t k;
 
 	while (p && *p) {
 		long v;
 
-		if (sscanf(p, "CPU: %d", &cpu) == 1)
-			;
-		else if ((sscanf(p, "overrun: %ld", &v) == 1 ||
-			  sscanf(p, "dropped events: %ld", &v) == 1) &&
-			 v > 0 && cpu >= 0) {
-			*lost = v;
-			return cpu;
-		}
+		if (sscanf(p, "CPU: %d", &cpu) != 1 && cpu >= 0)
+			/* whole names: "overrun" is not "commit overrun" */
+			for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+				size_t n = strlen(kinds[k]);
+
+				if (!strncmp(p, kinds[k], n) && sscanf(p + n, ": %ld", &v) == 1 && v > 0) {
+					*lost = v;
+					*kind = kinds[k];
+					return cpu;
+				}
+			}
 		p = strchr(p, '\n');
 		if (p)
 			p++;
@@ -337,6 +345,43 @@ static int iterate_all(struct tracecmd_input *h, struct ctx *c, bool again)
 	return ret;
 }
 
+uint64_t isolated_mask(const struct analysis *a)
+{
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < a->ncpus; i++)
+		if (a->cpus[i] < 64)
+			m |= 1ULL << a->cpus[i];
+	return m;
+}
+
+/*
+ * Is the send side of this trace (not of a --calls-from one) incomplete?
+ * A field it has that could not be read, or a send in the window that
+ * the guest's stack triggers select (origin-stacks.list) without its
+ * stack: either refuses the trace (c->err says which), since a send read
+ * as 0 or without its stack would be given to no one, or to another.
+ */
+static bool send_side_incomplete(struct ctx *c, const char *file)
+{
+	struct analysis *a = c->a;
+	char why[512];
+
+	if (origins_unread(&c->origins, why, sizeof(why))) {
+		set_err(c->err, c->errlen, "%s: %s", file, why);
+		return true;
+	}
+	if (!c->origins.probes || !a->stack_rules)
+		return false;
+	if (stacks_missing(a->stack_rules, &c->origins, isolated_mask(a), a->start_ns, a->end_ns,
+			   why, sizeof(why))) {
+		set_err(c->err, c->errlen, "%s: %s", file, why);
+		return true;
+	}
+	return false;
+}
+
 /*
  * Pass 1 over @file, loaded in @h, with @c: the window markers, every CPU's
  * events before and after the window (with c->before set) and the drain
@@ -346,6 +391,7 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 {
 	struct analysis *a = c->a;
 	long lost = 0;
+	const char *kind = NULL;
 	int ret = -1, lost_cpu;
 
 	drains_init(&c->drains, c->tep);
@@ -373,11 +419,11 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 	if (!c->a->window_given && (c->nstart > 1 || c->nend > 1))
 		fprintf(stderr, "qc-analyze: warning: %s has %d start and %d end markers; using the first window\n",
 			file, c->nstart, c->nend);
-	lost_cpu = stats_lost_cpu(h, &lost);
+	lost_cpu = stats_lost_cpu(h, &lost, &kind);
 	if (lost_cpu >= 0) {
 		set_err(c->err, c->errlen,
-			"%s: the kernel's ring buffer of CPU %d overran or dropped %ld events: its counts would be incomplete (raise trace-arm.sh's buffer size and re-run the variant)",
-			file, lost_cpu, lost);
+			"%s: the kernel's ring buffer of CPU %d lost %ld events (%s): its counts would be incomplete (raise trace-arm.sh's buffer size and re-run the variant)",
+			file, lost_cpu, lost, kind);
 		goto out;
 	}
 	if (c->lost_cpu >= 0) {
@@ -386,6 +432,8 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 			file, c->lost_cpu);
 		goto out;
 	}
+	if (c->before && send_side_incomplete(c, file))
+		goto out;
 	if (c->before) {
 		int cpu, i;
 
@@ -532,6 +580,17 @@ static int analyze_loaded(struct analysis *a, struct ctx *c, struct tracecmd_inp
 		if (!err[0])
 			set_err(err, errlen, "%s: reading its events failed (truncated or corrupt?)",
 				a->file);
+		goto out;
+	}
+	if (c->unstacked.n) {
+		const struct send *s = c->unstacked.first;
+		char name[96];
+
+		origins_event_name(s->ev, name, sizeof(name));
+		set_err(err, errlen, "%s: %ld sender%s of the window's interruptions that a stack trigger selects carr%s no kernel stack, the first a %s on CPU %d at %llu ns (sent before the triggers were set, or its stack lost): who sent %s cannot be shown; re-run the variant",
+			a->file, c->unstacked.n, c->unstacked.n == 1 ? "" : "s",
+			c->unstacked.n == 1 ? "ies" : "y", name, s->cpu, s->ns,
+			c->unstacked.n == 1 ? "it" : "them");
 		goto out;
 	}
 	a->total = a->charged_total = 0;

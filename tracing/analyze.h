@@ -14,6 +14,8 @@
 #include "causes.h"
 #include "counter.h"
 #include "origins.h"
+#include "profile.h"
+#include "stacks.h"
 
 #define QC_MARK_START	"qc: window start"
 #define QC_MARK_END	"qc: window end"
@@ -49,7 +51,7 @@ struct cpu_result {
 	long origin_drain;
 	struct counter origin_drain_by_cause;
 	/* of those, the ones every sender of which woke a task blocked on a
-	   sleeping lock the drain held (explain.c, lock_handoff[]) */
+	   sleeping lock the drain held (explain.c, explain_lock_handoff[]) */
 	long origin_drain_handoff;
 	struct counter origin_drain_handoff_by_cause;
 	/* with --path-functions: those whose senders' path holds one (an
@@ -61,6 +63,12 @@ struct cpu_result {
 	   returned: the call needed it), one a drain only waited on, any other */
 	long rcu_drain_requested, rcu_drain_waited, rcu_other;
 };
+
+/*
+ * explain.c: the releases of a sleeping lock that hand it to a waiter,
+ * NULL-terminated (qc-analyze --names lists them)
+ */
+extern const char *const explain_lock_handoff[];
 
 /* A "qc: ..." trace marker (trace-mark.sh), anywhere in the trace. */
 struct mark {
@@ -85,6 +93,10 @@ struct analysis {
 	   counted): an interruption whose senders' path holds one is its own */
 	const char *const *path_functions;
 	const char *calls_from;		/* take the drain calls from this trace */
+	/* which sends the guest stacked (origin-stacks.list): one without
+	   its stack refuses the trace */
+	const struct stack_rules *stack_rules;
+	struct profile profile;		/* the window's dropped probe hits */
 	bool window_given;		/* start_ns..end_ns given, markers ignored */
 	FILE *explain;			/* one JSON line per counted interruption, or NULL */
 	/* results */

@@ -62,17 +62,17 @@ static bool origin_is_drain(struct ctx *c, const struct origin *org)
  * itself, the drain did not reach into its CPU. Without RT the same
  * contention spins, and sends nothing.
  */
-static const char *const lock_handoff[] = {
+const char *const explain_lock_handoff[] = {
 	"rt_mutex_slowunlock", "__mutex_unlock_slowpath", "rwsem_wake", "__up", NULL
 };
 
-/* Is every sender of @org a sleeping lock's hand-off (lock_handoff[])? */
+/* Is every sender of @org a sleeping lock's hand-off (explain_lock_handoff[])? */
 static bool origin_is_handoff(struct ctx *c, const struct origin *org)
 {
 	int i;
 
 	for (i = 0; i < org->nsend; i++)
-		if (!origins_stack_has(&c->origins, &c->origins.v[org->send[i]], lock_handoff))
+		if (!origins_stack_has(&c->origins, &c->origins.v[org->send[i]], explain_lock_handoff))
 			return false;
 	return org->nsend > 0;
 }
@@ -155,6 +155,27 @@ static void explain_line(struct ctx *c, const struct interruption *in,
 	fprintf(f, "]}\n");
 }
 
+/*
+ * Count @org's senders, and the queueings on their paths, that the guest's
+ * stack triggers select but that carry no stack (a send just before the
+ * window is checked here, where it explains one in it): c->unstacked
+ * refuses the trace after pass 2.
+ */
+static void count_unstacked(struct ctx *c, const struct origin *org)
+{
+	const struct send *snd;
+	int i, hop;
+
+	if (!c->a->stack_rules)
+		return;
+	for (i = 0; i < org->nsend; i++)
+		for (hop = 0, snd = &c->origins.v[org->send[i]]; snd && hop < ORIGIN_PATH_DEPTH;
+		     hop++, snd = origins_parent(&c->origins, snd))
+			if (snd->stack < 0 && stacks_expected(c->a->stack_rules, snd, isolated_mask(c->a)) &&
+			    !c->unstacked.n++)
+				c->unstacked.first = snd;
+}
+
 static bool foreign_to(const void *ctx, int cpu, int pid, const char *comm)
 {
 	const struct ctx *c = ctx;
@@ -185,6 +206,7 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	origins_match(&c->origins, &in, &org);
 	if (!in_window(c, ts))
 		return;
+	count_unstacked(c, &org);
 	res->origin_class[org.cls]++;
 	origins_chain(&c->origins, &in, &org, chain, sizeof(chain));
 	counter_add(&res->origin_chains, chain, 1);

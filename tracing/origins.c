@@ -175,13 +175,59 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 	}
 }
 
-static unsigned long long num(struct tep_format_field *f, struct tep_record *r)
+/*
+ * Field @f of @r, a record of CPU @cpu; 0 when the event has no such
+ * field to read (@f NULL: the send event declares none). A field the
+ * event has but that cannot be read (the record too short for it, or a
+ * size libtraceevent does not read) is counted in o->unread, which
+ * refuses the trace (origins_unread()): never a target CPU 0, bit 0 or a
+ * grace period that did not start.
+ */
+static unsigned long long num(struct origins *o, struct tep_format_field *f,
+			      struct tep_record *r, int cpu)
 {
 	unsigned long long v = 0;
 
-	if (!f || f->offset + f->size > r->size || tep_read_number_field(f, r->data, &v))
+	if (!f)
 		return 0;
+	if (f->offset + f->size > r->size || tep_read_number_field(f, r->data, &v)) {
+		if (!o->unread.n++) {
+			o->unread.cpu = cpu;
+			snprintf(o->unread.what, sizeof(o->unread.what), "field \"%s\" of %s:%s",
+				 f->name, f->event ? f->event->system : "?", f->event ? f->event->name : "?");
+		}
+		return 0;
+	}
 	return v;
+}
+
+bool origins_unread(const struct origins *o, char *err, size_t len)
+{
+	if (!o->unread.n)
+		return false;
+	snprintf(err, len, "the %s could not be read in %ld record%s, the first on CPU %d (a record shorter than its format, or a field size libtraceevent does not read): its sends cannot be matched; check the probe's fetch arguments in tracing/probes/",
+		 o->unread.what, o->unread.n, o->unread.n == 1 ? "" : "s", o->unread.cpu);
+	return true;
+}
+
+int origins_event(const char *system, const char *name)
+{
+	int i;
+
+	for (i = 0; i < NSEND_EVENTS; i++)
+		if (!strcmp(send_events[i].system, system) && !strcmp(send_events[i].name, name))
+			return i;
+	return -1;
+}
+
+const char *origins_event_field(int ev, bool mask)
+{
+	return mask ? send_events[ev].mask : send_events[ev].target;
+}
+
+void origins_event_name(int ev, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%s", send_events[ev].system, send_events[ev].name);
 }
 
 static long intern(struct origins *o, const char *s)
@@ -234,7 +280,7 @@ static void attach_stack(struct origins *o, struct tep_handle *tep,
 
 	if (cpu < 0 || cpu >= o->ncpus || !o->npending[cpu])
 		return;
-	size = num(o->f_stack_size, r);
+	size = num(o, o->f_stack_size, r, cpu);
 	off = o->f_stack->offset;
 	for (i = 0; i < (int)size && off + (i + 1) * 8 <= (int)r->size && kept < STACK_FRAMES; i++) {
 		const char *fn;
@@ -342,7 +388,7 @@ static void work_exec(struct origins *o, struct tep_handle *tep, struct tep_reco
 	x->open = start;
 	if (start) {
 		x->pid = tep_data_pid(tep, r);
-		x->send = queued_get(o, num(o->f_exec_work, r));
+		x->send = queued_get(o, num(o, o->f_exec_work, r, cpu));
 	}
 }
 
@@ -370,7 +416,7 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 	else if (id == o->id_call || id == o->id_call_single)
 		add_flush(o, r->ts, cpu, FLUSH_CALL);
 	else if (id == o->id_idle)
-		add_flush(o, r->ts, (int)num(o->f_idle_cpu, r), FLUSH_IDLE);
+		add_flush(o, r->ts, (int)num(o, o->f_idle_cpu, r, cpu), FLUSH_IDLE);
 	else if (id == o->id_exec_start || id == o->id_exec_end)
 		work_exec(o, tep, r, cpu, id == o->id_exec_start);
 	for (i = 0; i < o->nev; i++)
@@ -396,15 +442,15 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 	s->fname = -1;
 	s->comm = intern(o, tep_data_comm_from_pid(tep, s->pid));
 	if (oe->target) {
-		unsigned long long t = num(oe->target, r);
+		unsigned long long t = num(o, oe->target, r, cpu);
 
 		s->targets = t < ORIGIN_MAX_CPUS ? 1ULL << t : 0;
 	}
 	if (oe->mask)
-		s->targets = num(oe->mask, r);
-	s->type = (unsigned int)num(oe->type, r);
-	s->func = num(oe->func, r);
-	s->work = num(oe->work, r);
+		s->targets = num(o, oe->mask, r, cpu);
+	s->type = (unsigned int)num(o, oe->type, r, cpu);
+	s->func = num(o, oe->func, r, cpu);
+	s->work = num(o, oe->work, r, cpu);
 	if (s->func) {
 		const char *fn = tep_find_function(tep, s->func);
 
@@ -797,22 +843,25 @@ static void inherit(struct origins *o, int cpu, struct origin *out)
  * rcu_watching_snap_recheck(), which queues rcu_iw, and moved the
  * resched_cpu() call to its caller, force_qs_rnp()).
  */
-static const char *const rcu_forcers[] = {
+/*
+ * Their caller, the grace-period kthread's forcing loop, is listed too:
+ * a build that inlines force_qs_rnp() into rcu_gp_fqs() (itself inlined
+ * into rcu_gp_fqs_loop()) would otherwise read its forcing as plain
+ * remote sends, and INDIRECT as PASS. Matched as whole frames among the
+ * sender's own, as the drain's functions are (origins_stack_has()).
+ */
+const char *const origins_rcu_forcers[] = {
 	"rcu_implicit_dynticks_qs", "rcu_watching_snap_recheck", "force_qs_rnp",
+	"rcu_gp_fqs_loop", NULL
 };
 
-static bool rcu_forcing(const struct origins *o, const struct origin *out)
+bool origins_rcu_forcing(const struct origins *o, const struct origin *out)
 {
-	size_t f;
 	int i;
 
-	for (i = 0; i < out->nsend; i++) {
-		long st = o->v[out->send[i]].stack;
-
-		for (f = 0; st >= 0 && f < sizeof(rcu_forcers) / sizeof(rcu_forcers[0]); f++)
-			if (strstr(o->stacks[st], rcu_forcers[f]))
-				return true;
-	}
+	for (i = 0; i < out->nsend; i++)
+		if (origins_stack_has(o, &o->v[out->send[i]], origins_rcu_forcers))
+			return true;
 	return false;
 }
 
@@ -859,7 +908,7 @@ void origins_match(struct origins *o, const struct interruption *in,
 	} else {
 		out->cls = ORIGIN_UNKNOWN;
 	}
-	if (out->cls == ORIGIN_REMOTE && rcu_forcing(o, out))
+	if (out->cls == ORIGIN_REMOTE && origins_rcu_forcing(o, out))
 		out->cls = ORIGIN_RCU_QS;
 	inherit(o, in->cpu, out);
 }
@@ -915,6 +964,41 @@ static bool entry_frame(const char *fn, size_t n)
 	return false;
 }
 
+/*
+ * The length of frame @fn (@n bytes) without the suffixes of the
+ * compiler's clones and split parts (GCC's .isra.N, .constprop.N, .part.N
+ * and .cold, in any sequence): a clone is still its function, and a
+ * drain the compiler clones must not stop counting as the drain. Anything
+ * else after a '.' keeps the whole name.
+ */
+static size_t base_len(const char *fn, size_t n)
+{
+	static const char *const numbered[] = { ".isra.", ".constprop.", ".part." };
+	const char *dot = memchr(fn, '.', n), *p;
+	size_t i, m;
+
+	if (!dot)
+		return n;
+	for (p = dot; p < fn + n;) {
+		if ((size_t)(fn + n - p) >= 5 && !strncmp(p, ".cold", 5) &&
+		    (p + 5 == fn + n || p[5] == '.')) {
+			p += 5;
+			continue;
+		}
+		for (i = 0; i < sizeof(numbered) / sizeof(numbered[0]); i++) {
+			m = strlen(numbered[i]);
+			if ((size_t)(fn + n - p) > m && !strncmp(p, numbered[i], m) &&
+			    p[m] >= '0' && p[m] <= '9')
+				break;
+		}
+		if (i == sizeof(numbered) / sizeof(numbered[0]))
+			return n;
+		for (p += m; p < fn + n && *p >= '0' && *p <= '9'; p++)
+			;
+	}
+	return dot - fn;
+}
+
 bool origins_stack_has(const struct origins *o, const struct send *s,
 		       const char *const *funcs)
 {
@@ -931,6 +1015,7 @@ bool origins_stack_has(const struct origins *o, const struct send *s,
 		n = end - p;
 		if (entry_frame(p, n))
 			return false;
+		n = base_len(p, n);
 		/* whole frames only: "drain_pages" is not "drain_pages_zone" */
 		for (i = 0; funcs[i]; i++)
 			if (strlen(funcs[i]) == n && !strncmp(p, funcs[i], n))

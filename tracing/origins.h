@@ -153,6 +153,9 @@ struct origins {
 	/* the newest queueing of each work item, by address (open hashing) */
 	struct work_slot { unsigned long long work; long send; } *queued;
 	long nqueued, queued_alloc;
+	/* fields the trace has but that could not be read: how many, the
+	   first one's CPU and name (origins_unread()) */
+	struct { long n; int cpu; char what[96]; } unread;
 };
 
 /* Was @s made in task context (not from an interrupt or a softirq)? */
@@ -200,15 +203,37 @@ void origins_chain(const struct origins *o, const struct interruption *in, const
  * functions, from the verdict policy, or an audit trigger's path), as a
  * whole frame among the sender's own frames: those above the first
  * interrupt or softirq entry (what lies below it is the interrupted
- * context's, not the sender's doing)?
+ * context's, not the sender's doing)? A compiler's clone of a function
+ * (.isra.N, .constprop.N, .part.N, .cold) is that function.
  */
 bool origins_stack_has(const struct origins *o, const struct send *s,
 		       const char *const *funcs);
+/*
+ * The functions of RCU forcing a quiescent state, NULL-terminated
+ * (qc-analyze --names lists them, for scripts/check-names.sh).
+ */
+extern const char *const origins_rcu_forcers[];
+/*
+ * Is one of @org's senders RCU forcing a quiescent state: its own frames
+ * hold one of origins_rcu_forcers[]?
+ */
+bool origins_rcu_forcing(const struct origins *o, const struct origin *org);
 /*
  * The send that queued the work item whose kworker made @s, or NULL:
  * @s's parent on its path (origins.h, struct send's parent).
  */
 const struct send *origins_parent(const struct origins *o, const struct send *s);
+/*
+ * Was a field the trace has unreadable in some record? Then the trace is
+ * refused: @err gets one line saying which, how often and where.
+ */
+bool origins_unread(const struct origins *o, char *err, size_t len);
+/* The send event @system:@name's index (struct send's ev), or -1. */
+int origins_event(const char *system, const char *name);
+/* Send event @ev's target CPU field, or (@mask) its CPU mask field, or NULL. */
+const char *origins_event_field(int ev, bool mask);
+/* "system:name" of send event @ev. */
+void origins_event_name(int ev, char *buf, size_t len);
 void origins_free(struct origins *o);
 /* Is @cause the tick, as either tree names it (rule.c)? */
 bool is_tick(const char *cause);

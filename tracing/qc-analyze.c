@@ -34,6 +34,29 @@ struct expect {
 	long count;
 };
 
+/* "@list NAME" for each name of @names (NULL-terminated). */
+static void print_names(const char *list, const char *const *names)
+{
+	for (; *names; names++)
+		printf("%s %s\n", list, *names);
+}
+
+/* @name in the directory of this program (/proc/self/exe), into @buf. */
+static const char *beside_self(const char *name, char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		qc_die(2, "cannot find qc-analyze's own directory (/proc/self/exe) for %s: give --stack-list", name);
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash || (size_t)(slash - buf) + 2 + strlen(name) > len)
+		qc_die(2, "qc-analyze's path %s is too long for %s: give --stack-list", buf, name);
+	strcpy(slash + 1, name);
+	return buf;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -63,7 +86,16 @@ static void usage(FILE *f)
 		"                         origin's class and senders (tracing/README.md, Origins)\n"
 		"  -e, --expect C:CAUSE=K require exactly K interruptions by CAUSE on CPU C\n"
 		"                         (repeatable; exit 1 if one does not hold)\n"
+		"  -K, --kprobe-profile F the guest's kprobe_profile at the window's start and\n"
+		"                         end (common/contract.sh QC_KPROBE_PROFILE): a probe\n"
+		"                         that missed a hit refuses the trace; without it,\n"
+		"                         dropped hits are reported as not measured\n"
+		"  -S, --stack-list F     which sends the guest stacked (default: origin-stacks.list\n"
+		"                         beside qc-analyze); one selected without its stack\n"
+		"                         refuses the trace\n"
 		"  -q, --quiet            no table\n"
+		"  -N, --names            list the functions the analyzer matches in stacks,\n"
+		"                         \"LIST NAME\" a line, and exit (scripts/check-names.sh)\n"
 		"The window lies between the trace markers \"%s\" and \"%s\".\n"
 		"Exit: 0 counted, 1 an --expect failed, 2 bad input (no verdict).\n",
 		QC_MARK_START, QC_MARK_END);
@@ -166,6 +198,12 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 	else
 		qc_json_str(f, a->origin_missing);
 	fprintf(f, "}");
+	/* dropped probe hits: measured (none, or the trace was refused), or not */
+	if (a->profile.measured)
+		fprintf(f, ",\n  \"probe_misses\": {\"measured\": true, \"probes\": %ld, \"hits\": %ld, \"missed\": 0}",
+			a->profile.probes, a->profile.hits);
+	else
+		fprintf(f, ",\n  \"probe_misses\": {\"measured\": false, \"missed\": null}");
 	fprintf(f, ",\n  \"drains\": {\"calls\": %ld, \"reached\": %ld, \"probes\": %s},\n",
 		a->calls, a->calls_reached, a->probes ? "true" : "false");
 	fprintf(f, "  \"cpus\": {");
@@ -464,15 +502,20 @@ int main(int argc, char **argv)
 		{ "json", required_argument, NULL, 'j' },
 		{ "explain", required_argument, NULL, 'x' },
 		{ "expect", required_argument, NULL, 'e' },
+		{ "stack-list", required_argument, NULL, 'S' },
+		{ "kprobe-profile", required_argument, NULL, 'K' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "names", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct analysis a = { 0 };
 	struct expect *exp = NULL;
 	const char *json = NULL, *cpus = NULL, *causes_file = NULL, *explain = NULL, *windows = NULL;
-	char *explain_tmp = NULL;
+	const char *stack_list = NULL, *profile = NULL;
+	char *explain_tmp = NULL, beside[4096];
 	struct causes dc = { 0 };
+	struct stack_rules sr;
 	char junk;
 	int nexp = 0, quiet = 0, opt, i, j, bad = 0;
 	char err[512];
@@ -490,7 +533,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	heap_in_huge_pages();
-	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:S:K:qNh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
@@ -532,9 +575,19 @@ int main(int argc, char **argv)
 				     optarg);
 			nexp++;
 			break;
+		case 'S':
+			stack_list = optarg;
+			break;
+		case 'K':
+			profile = optarg;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
+		case 'N':
+			print_names("rcu_forcers", origins_rcu_forcers);
+			print_names("lock_handoff", explain_lock_handoff);
+			return 0;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -560,6 +613,14 @@ int main(int argc, char **argv)
 			qc_die(2, "--expect names a CPU that is not in --cpus %s", cpus);
 	}
 
+	/* the guest's triggers are set from the list in the analyzer's own directory */
+	if (!stack_list)
+		stack_list = beside_self("origin-stacks.list", beside, sizeof(beside));
+	if (stacks_load(&sr, stack_list, err, sizeof(err)))
+		qc_die(2, "%s", err);
+	a.stack_rules = &sr;
+	if (profile_read(&a.profile, profile, err, sizeof(err)))
+		qc_die(2, "%s", err);
 	if (causes_file) {
 		if (causes_load(&dc, causes_file, err, sizeof(err)))
 			qc_die(2, "%s", err);

@@ -54,6 +54,12 @@ def uncharged:
 def primed: cpus_of as $c | [.cpus[$c[]].pcp_primed_pages | dash] | join("/");
 def verdict_cpus: .verdict_cpus // [];
 
+# A variant's interruptions without a sender, [{cpu, cause, count}]: its
+# summary's no_sender, or, in a summary from before it, the same from its
+# CPUs' unknown_by_cause.
+def no_sender: .no_sender // [.cpus // {} | to_entries[] | .key as $c
+	| .value.unknown_by_cause // {} | to_entries[] | {cpu: $c, cause: .key, count: .value}];
+
 # The verdict in one sentence, in the words of the run's own rule; the
 # evidence it rests on follows it as a list (evidence_items).
 def headline_old($root):
@@ -143,7 +149,7 @@ def headline_causal($root):
 	elif .verdict == "INCONCLUSIVE" then
 		("\(plural(.unknown_total; "interruption"; "interruptions")) of CPU " +
 			"\(verdict_cpus | cpulist) came with no sender in the trace " +
-			"(\([.cpus[] | .unknown_by_cause // {} | to_entries[] | "\(.key | code) \(.value)"] | join(", "))), " +
+			"(\([no_sender | .[] | "CPU \(.cpu) \(.cause | code) \(.count)"] | join(", "))), " +
 			"so the drain cannot be ruled out")
 	else headline_old($root) end;
 # The evidence a verdict rests on, one item each: the chains that decided
@@ -153,6 +159,9 @@ def evidence_items_causal($root):
 	 elif .verdict == "INDIRECT" then "chains: \(chains | top_chains(2; test("<- rcu_qs")))"
 	 else empty end),
 	"window: \(window($root))",
+	"dropped probe hits: \(.probe_misses // {} | if .measured == true then
+		"none of \(.hits | thou) hits on \(.probes) probes (kprobe_profile at the window's start and end)"
+		else "not measured (the guest recorded no kprobe_profile snapshots)" end)",
 	(. as $v | cpus_of[] as $c | $v.cpus[$c] | cpu_evidence_causal($c)),
 	"control: \(control_causal)",
 	"cross-check: \(cross_check)";
