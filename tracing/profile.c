@@ -82,10 +82,16 @@ int profile_read(struct profile *p, const char *file, char *err, size_t len)
 			return -1;
 		}
 		if (end.missed[i] > start.missed[k]) {
-			snprintf(err, len, "%s: probe %s missed %lu hit%s in the window (kprobe_profile, any CPU: a hit while another probe's handler ran, or a return probe past its maxactive), so a send or a drain call may be missing: re-run the variant",
-				 file, end.name[i], end.missed[i] - start.missed[k],
-				 end.missed[i] - start.missed[k] == 1 ? "" : "s");
-			return -1;
+			struct profile_miss *m = &p->missed[p->nmissed];
+
+			if (p->nmissed == PROFILE_MISSED_MAX) {
+				snprintf(err, len, "%s: more than %d probes missed hits in the window: re-run the variant",
+					 file, PROFILE_MISSED_MAX);
+				return -1;
+			}
+			snprintf(m->name, sizeof(m->name), "%s", end.name[i]);
+			m->missed = end.missed[i] - start.missed[k];
+			p->nmissed++;
 		}
 		p->hits += end.hit[i] - start.hit[k];
 	}
@@ -97,4 +103,14 @@ int profile_read(struct profile *p, const char *file, char *err, size_t len)
 	p->probes = end.n;
 	p->measured = 1;
 	return 0;
+}
+
+struct profile_miss *profile_missed(struct profile *p, const char *name)
+{
+	int i;
+
+	for (i = 0; i < p->nmissed; i++)
+		if (!strcmp(p->missed[i].name, name))
+			return &p->missed[i];
+	return NULL;
 }

@@ -11,18 +11,39 @@
 
 #include <stddef.h>
 
+#define PROFILE_MISSED_MAX 16
+
+/*
+ * A probe that missed hits in the window. kprobe_profile counts over all
+ * CPUs, so the trace places them: a missed hit is a nested one (a hit in
+ * an interrupt or softirq that came while another probe's handler ran on
+ * that CPU), from the same call sites as the probe's recorded hits. The
+ * analysis (analyze.c) counts the probe's recorded hits in the window on
+ * the isolated CPUs and on the others, and refuses the window unless all
+ * of them were on the others.
+ */
+struct profile_miss {
+	char name[64];
+	unsigned long missed;
+	long isolated_hits, other_hits;	/* recorded in the window */
+};
+
 struct profile {
 	int measured;		/* 0: no snapshot file was given: not measured */
 	long probes;		/* probes in both snapshots */
 	long hits;		/* their hits between the snapshots */
+	int nmissed;		/* probes that missed hits in the window */
+	struct profile_miss missed[PROFILE_MISSED_MAX];
 };
 
 /*
- * Read @file (NULL: not measured). 0 when no probe missed a hit between
- * the snapshots; -1 with @err naming the first probe that did and its
- * count (kprobe_profile counts over all CPUs), or what is wrong with the
- * file.
+ * Read @file (NULL: not measured): each probe that missed a hit between
+ * the snapshots goes to @p->missed, for the trace to place. -1 with @err
+ * when the file is not two snapshots of one window, or more than
+ * PROFILE_MISSED_MAX probes missed.
  */
 int profile_read(struct profile *p, const char *file, char *err, size_t len);
+/* The miss entry of probe @name (an event's name without its group), or NULL. */
+struct profile_miss *profile_missed(struct profile *p, const char *name);
 
 #endif

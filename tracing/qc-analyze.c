@@ -199,10 +199,24 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 		qc_json_str(f, a->origin_missing);
 	fprintf(f, "}");
 	/* dropped probe hits: measured (none, or the trace was refused), or not */
-	if (a->profile.measured)
-		fprintf(f, ",\n  \"probe_misses\": {\"measured\": true, \"probes\": %ld, \"hits\": %ld, \"missed\": 0}",
-			a->profile.probes, a->profile.hits);
-	else
+	if (a->profile.measured) {
+		unsigned long missed = 0;
+
+		for (i = 0; i < a->profile.nmissed; i++)
+			missed += a->profile.missed[i].missed;
+		fprintf(f, ",\n  \"probe_misses\": {\"measured\": true, \"probes\": %ld, \"hits\": %ld, \"missed\": %lu, \"placed\": [",
+			a->profile.probes, a->profile.hits, missed);
+		/* each probe that missed, with where its recorded hits ran */
+		for (i = 0; i < a->profile.nmissed; i++) {
+			const struct profile_miss *m = &a->profile.missed[i];
+
+			fprintf(f, "%s{\"probe\": ", i ? ", " : "");
+			qc_json_str(f, m->name);
+			fprintf(f, ", \"missed\": %lu, \"recorded_isolated\": %ld, \"recorded_other\": %ld}",
+				m->missed, m->isolated_hits, m->other_hits);
+		}
+		fprintf(f, "]}");
+	} else
 		fprintf(f, ",\n  \"probe_misses\": {\"measured\": false, \"missed\": null}");
 	fprintf(f, ",\n  \"drains\": {\"calls\": %ld, \"reached\": %ld, \"probes\": %s},\n",
 		a->calls, a->calls_reached, a->probes ? "true" : "false");

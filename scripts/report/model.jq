@@ -160,7 +160,9 @@ def evidence_items_causal($root):
 	 else empty end),
 	"window: \(window($root))",
 	"dropped probe hits: \(.probe_misses // {} | if .measured == true then
-		"none of \(.hits | thou) hits on \(.probes) probes (kprobe_profile at the window's start and end)"
+		(if (.missed // 0) == 0 then "none"
+		 else "\(.missed) (\([.placed[] | "\(.probe) \(.missed), its \(.recorded_other) recorded hits all on housekeeping CPUs"] | join("; ")): nested hits, none an isolated CPU's)" end)
+		+ " of \(.hits | thou) hits on \(.probes) probes (kprobe_profile at the window's start and end)"
 		else "not measured (the guest recorded no kprobe_profile snapshots)" end)",
 	(. as $v | cpus_of[] as $c | $v.cpus[$c] | cpu_evidence_causal($c)),
 	"control: \(control_causal)",
