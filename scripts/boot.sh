@@ -18,6 +18,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/../common/cpulist.sh"
+. "$here/lib/cmdline.sh"
 
 kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append= plugin= numa=
 while [ $# -gt 0 ]; do
@@ -37,14 +38,7 @@ done
 need_cmd qemu-system-x86_64 timeout tar
 mkdir -p "$out"
 
-# The isolation the design asks for, derived from one CPU list.
-cmdline="console=ttyS0,115200 panic=-1 tsc=reliable"
-cmdline="$cmdline nohz_full=$isolated isolcpus=nohz,domain,managed_irq,$isolated"
-cmdline="$cmdline rcu_nocbs=$isolated irqaffinity=$(qc_housekeeping_of "$isolated" "$smp")"
-cmdline="$cmdline qc.isolated=$isolated qc.housekeeping=$(qc_housekeeping_of "$isolated" "$smp")"
-# The guest's own clock runs with ours under TCG: it dumps its blocked
-# tasks and CPU backtraces shortly before this limit (guest-init/init).
-cmdline="$cmdline qc.timeout=$timeout $append"
+cmdline=$(qc_kernel_cmdline "$isolated" "$smp" "$timeout" "$append")
 
 # QEMU's gdbstub, so that a guest about to be stopped as hung can be asked
 # where its vCPUs are (vcpus.sh, below); a socket path of its own, short
