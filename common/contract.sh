@@ -101,8 +101,8 @@ QC_PCP_BEFORE=pcp-before.json  # pcp-counts.sh before priming
 QC_PCP_PRIMED=pcp-primed.json  # pcp-counts.sh after priming
 QC_PCP_AFTER=pcp-after.json    # pcp-counts.sh after the window
 QC_HAMMER_JSON=hammer.json  # module.sh qc_hammer_finish: the module's stats -> summarize.sh
-QC_DRAIN_REACH=drain-reach.txt  # qc.results=console: "CPU CALLS", the measurement window's drain
-                            # calls that freed pages there (tracing/guest/drain-reach.awk) -> the console
+QC_CPU_DRAINS=cpu-drains.txt  # qc.results=console: "CPU CALLS", the measurement window's drain
+                            # calls that freed pages there (tracing/guest/cpu-drains.awk) -> the console
 QC_DECOY_JSON=decoy.json    # module.sh qc_decoy_finish: what the decoy sent and what ran -> tests
 QC_PLANTED=selftest-planted.txt  # measure.sh qc_selftest: "KIND CPU K" lines -> analyze.sh
 QC_AUDIT_TXT=audit.txt      # the audit scenario: "<trigger> <status> <what it did>" lines -> audit.sh

@@ -5,17 +5,6 @@
 # into a run the host's analyzer and judge read as any other. The names and
 # markers are in common/contract.sh. Sourced by /init after guest-lib.sh.
 
-# qc_window_names: the windows the scenario opened ("" is the measurement
-# window), one a line: oslat's output file is made when a window starts.
-qc_window_names() {
-	for f in /results/oslat.txt /results/oslat-*.txt; do
-		[ -f "$f" ] || continue
-		f=${f#/results/oslat}
-		f=${f%.txt}
-		echo "${f#-}"
-	done
-}
-
 # qc_cpu_max CPU WINDOW: the largest latency (us) oslat, or refill's
 # oslat-style loop on a refill CPU, measured on CPU in WINDOW; nothing if
 # neither measured it.
@@ -35,24 +24,24 @@ qc_cpu_max() {
 # windows that ended with a trace and a figure for it (pass: all opened).
 # The verdict is not here: it needs the host's analyzer and judge.
 qc_console_cases() {
-	windows=$(qc_window_names)
-	opened=$(echo "$windows" | grep -c '')
-	[ -n "$windows" ] || opened=0
 	for cpu in $(qc_cpulist_expand "$QC_ISOLATED"); do
-		if [ -f "/results/$QC_DRAIN_REACH" ]; then
-			n=$(awk -v cpu="$cpu" '$1 == cpu { print $2 }' "/results/$QC_DRAIN_REACH")
+		if [ -f "/results/$QC_CPU_DRAINS" ]; then
+			n=$(awk -v cpu="$cpu" '$1 == cpu { print $2 }' "/results/$QC_CPU_DRAINS")
 			echo "$QC_CASE_SAYS cpu${cpu}_drains_reached pass ${n:-0} calls"
 		fi
 		max=$(qc_cpu_max "$cpu" "")
 		if [ -n "$max" ]; then echo "$QC_CASE_SAYS cpu${cpu}_max_latency pass $max us"
 		else echo "$QC_CASE_SAYS cpu${cpu}_max_latency fail 0 us"; fi
-		done_n=0
-		while IFS= read -r w; do
+		# The windows the scenario opened ("" is the measurement window):
+		# oslat's output file is made when a window starts.
+		opened=0 done_n=0
+		for f in /results/oslat.txt /results/oslat-*.txt; do
+			[ -f "$f" ] || continue
+			w=${f#/results/oslat} && w=${w%.txt} && w=${w#-}
+			opened=$((opened + 1))
 			[ -s "/results/$(qc_window_file trace "$w" dat)" ] && [ -n "$(qc_cpu_max "$cpu" "$w")" ] &&
 				done_n=$((done_n + 1))
-		done <<-EOF
-		$windows
-		EOF
+		done
 		r=fail
 		[ "$opened" -eq 0 ] || [ "$done_n" -ne "$opened" ] || r=pass
 		echo "$QC_CASE_SAYS cpu${cpu}_windows_complete $r $done_n windows"

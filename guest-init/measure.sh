@@ -122,7 +122,7 @@ qc_window() {
 	# A lab's console (qc.results=console) also gets each CPU's drains
 	# as a test case (console-results.sh): the measurement window's reach.
 	reach=
-	[ "${QC_RESULTS:-}" != console ] || [ -n "$name" ] || reach=/results/$QC_DRAIN_REACH
+	[ "${QC_RESULTS:-}" != console ] || [ -n "$name" ] || reach=/results/$QC_CPU_DRAINS
 	sh /qc/tracing/guest/trace-stop.sh "/results/$(qc_window_file trace "$name" dat)" ${reach:+"$reach"} ||
 		{ qc_say "trace-stop failed"; return 1; }
 }

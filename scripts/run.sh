@@ -10,6 +10,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/plugin.sh"
 . "$here/lib/probes.sh"
 . "$here/lib/runs.sh"
+. "$here/lib/console.sh"
 . "$here/lib/variants.sh"
 
 usage() {
@@ -162,16 +163,7 @@ info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill o
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
 	${numa:+--numa "$numa"} --timeout "$timeout" ${plugin:+--plugin "$plugin"} \
 	--append "${kargs:+$kargs }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.audit=$(qc_variant_audit "$variant") qc.sends=$(qc_variant_sends "$variant") qc.refill=${refill:-none}$params"
-# A splat fails the run whatever the scenario measured.
-if ! "$QC_ROOT/scripts/splats.sh" "$out/$QC_CONSOLE" > "$out/splats.txt"; then
-	die "kernel splat in the $label guest: $("$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" | cut -c1-200) (see $out/splats.txt)"
-fi
-rm -f "$out/splats.txt"
-# So does the guest's own dump near the limit (guest-init/init): it sent
-# NMIs to every CPU, the isolated ones too, inside what was measured.
-at=$(sed -n "s/^$QC_WATCHDOG_SAYS \([0-9]*\) s.*/\1/p" "$out/$QC_CONSOLE" | head -n1)
-[ -z "$at" ] ||
-	die "the $label guest finished only after its watchdog's dump at $at s of the $timeout s limit, which sent NMIs to every CPU: not a clean run; re-run with a longer --timeout (see $out/$QC_CONSOLE)"
+qc_check_console "$out" "$label" "$timeout"
 "$QC_ROOT/scripts/analyze.sh" "$out" "$isolated"
 {
 	echo "variant: $label"

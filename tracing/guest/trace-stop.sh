@@ -3,7 +3,7 @@
 # ring buffers to OUTFILE (a trace-cmd trace.dat: trace-cmd 3.1 writes file
 # version 7, zstd-compressed, by default), then reset tracing so that
 # nothing keeps tracing. REACH: first the drain calls that reached each CPU
-# (drain-reach.awk), read from the text trace, which extract then empties.
+# (cpu-drains.awk), read from the text trace, which extract then empties.
 # busybox ash
 set -u
 [ $# -eq 1 ] || [ $# -eq 2 ] || { echo "usage: trace-stop.sh OUTFILE [REACH]" >&2; exit 2; }
@@ -12,7 +12,7 @@ warn() { echo "trace-stop: $*" >&2; }
 rc=0
 trace-cmd stop || { warn "trace-cmd stop failed"; rc=1; }
 if [ -n "$reach" ]; then
-	awk -f "$(dirname "$0")/drain-reach.awk" /sys/kernel/tracing/trace > "$reach" ||
+	awk -f "$(dirname "$0")/cpu-drains.awk" /sys/kernel/tracing/trace > "$reach" ||
 		{ warn "counting the drains' reach into $reach failed"; rc=1; }
 fi
 # extract writes per-CPU temporary files next to OUTFILE.

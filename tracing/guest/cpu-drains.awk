@@ -1,4 +1,4 @@
-# drain-reach.awk: per CPU, the drain_all_pages() calls that opened between
+# cpu-drains.awk: per CPU, the drain_all_pages() calls that opened between
 # the "qc: window start" and "qc: window end" marks and freed pages on that
 # CPU, read from the kernel's text trace (/sys/kernel/tracing/trace) by the
 # rule the host's analyzer applies to trace.dat (tracing/drains.c): a
