@@ -111,7 +111,7 @@ qc_is_count "$timeout" || die "--timeout '$timeout' is not a whole number of sec
 label=$(qc_label "$variant" "$flavour" "$tag")
 # Kernel parameters a scenario needs (stress: page_owner=on)
 # are named in the scenario itself, on a "# qc-kernel-args:" line.
-kargs=$(sed -n 's/^# qc-kernel-args: *//p' "$QC_ROOT/guest-init/scenarios/$scenario.sh")
+kargs=$(qc_scenario_kargs "$scenario")
 kargs="$kargs${kargs:+${kernel_args:+ }}$kernel_args"
 bdir=$(qc_build_dir "$variant" "$flavour")
 if [ "$build" = yes ]; then
@@ -162,7 +162,7 @@ info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill o
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
 	${numa:+--numa "$numa"} --timeout "$timeout" ${plugin:+--plugin "$plugin"} \
-	--append "${kargs:+$kargs }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.audit=$(qc_variant_audit "$variant") qc.sends=$(qc_variant_sends "$variant") qc.refill=${refill:-none}$params"
+	--append "${kargs:+$kargs }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }$(qc_scenario_params "$variant" "$scenario" "$duration" "$refill")$params"
 qc_check_console "$out" "$label" "$timeout"
 "$QC_ROOT/scripts/analyze.sh" "$out" "$isolated"
 {

@@ -1,5 +1,6 @@
 # cmdline.sh: the guest kernel's command line, built in one place so that
 # a QEMU boot (boot.sh) and a LAVA job (lava-job.sh) cannot drift apart.
+# (The qc.* parameters of a scenario, which both add: inputs.sh.)
 # Needs common/cpulist.sh.
 # shellcheck shell=sh
 

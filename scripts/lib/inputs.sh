@@ -152,3 +152,14 @@ qc_check_kernel_arg() {
 	nohz_full=*|isolcpus=*|rcu_nocbs=*|irqaffinity=*) die "--kernel-arg '$1': boot.sh derives the isolation parameters from --isolated" ;;
 	esac
 }
+
+# qc_scenario_params VARIANT SCENARIO DURATION REFILL: the qc.* parameters
+# every measured guest gets (run.sh, lava-job.sh): what to run, and the
+# probe lists of VARIANT's tree; REFILL "" for none.
+qc_scenario_params() {
+	echo "qc.scenario=$2 qc.duration=$3 qc.probes=$1 qc.audit=$(qc_variant_audit "$1") qc.sends=$(qc_variant_sends "$1") qc.refill=${4:-none}"
+}
+
+# qc_scenario_kargs SCENARIO: the kernel parameters SCENARIO needs, named
+# on its "# qc-kernel-args:" line (stress: page_owner=on).
+qc_scenario_kargs() { sed -n 's/^# qc-kernel-args: *//p' "$QC_ROOT/guest-init/scenarios/$1.sh"; }
