@@ -162,7 +162,7 @@ info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill o
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
 	${numa:+--numa "$numa"} --timeout "$timeout" ${plugin:+--plugin "$plugin"} \
-	--append "${kargs:+$kargs }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }$(qc_scenario_params "$variant" "$scenario" "$duration" "$refill")$params"
+	--append "$(qc_guest_append "$kargs" "$variant" "$scenario" "$duration" "$refill")$params"
 qc_check_console "$out" "$label" "$timeout"
 "$QC_ROOT/scripts/analyze.sh" "$out" "$isolated"
 {

@@ -153,11 +153,13 @@ qc_check_kernel_arg() {
 	esac
 }
 
-# qc_scenario_params VARIANT SCENARIO DURATION REFILL: the qc.* parameters
-# every measured guest gets (run.sh, lava-job.sh): what to run, and the
-# probe lists of VARIANT's tree; REFILL "" for none.
-qc_scenario_params() {
-	echo "qc.scenario=$2 qc.duration=$3 qc.probes=$1 qc.audit=$(qc_variant_audit "$1") qc.sends=$(qc_variant_sends "$1") qc.refill=${4:-none}"
+# qc_guest_append KARGS VARIANT SCENARIO DURATION REFILL: the parameters
+# every measured guest gets after the isolation ones (run.sh, lava-job.sh):
+# KARGS (the scenario's and the user's kernel args), the guest's own
+# (QC_GUEST_ARGS, qc_guest_of), what to run and the probe lists of
+# VARIANT's tree; REFILL "" for none.
+qc_guest_append() {
+	echo "${1:+$1 }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }qc.scenario=$3 qc.duration=$4 qc.probes=$2 qc.audit=$(qc_variant_audit "$2") qc.sends=$(qc_variant_sends "$2") qc.refill=${5:-none}"
 }
 
 # qc_scenario_kargs SCENARIO: the kernel parameters SCENARIO needs, named

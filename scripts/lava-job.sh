@@ -1,0 +1,163 @@
+#!/bin/sh
+# lava-job.sh: write a LAVA v2 job that runs one variant's scenario on a
+# lab's device, the kernel command line built by the code boot.sh uses
+# (lib/cmdline.sh, lib/inputs.sh), the results brought home on the console
+# (qc.results=console, for scripts/lava-fetch.sh) and each isolated CPU's
+# figures as LAVA test cases (a monitor on the guest's QC-CASE lines).
+#
+#   lava-job.sh [--variant V] [--scenario S] [--device qemu|x86-board]
+#               [--duration S] [--isolated LIST] [--smp N] [--rate N]
+#               [--urls "KERNEL_URL INITRAMFS_URL"] [--out FILE]
+#
+# Without --urls the variant's build is used: its bzImage and a fresh
+# initramfs are copied to $QC_CACHE/lava/<variant>/ and named by file://
+# (a job for lava-run on this machine). --device qemu also writes the
+# rendered device lava-run needs, FILE with .device.yaml for .yaml
+# (lava/qemu-device.yaml filled in). Prints FILE (default
+# $QC_CACHE/lava/<variant>-<scenario>-<device>.yaml).
+set -eu
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+. "$here/lib/paths.sh"
+. "$here/lib/log.sh"
+. "$here/../common/cpulist.sh"
+. "$here/lib/cmdline.sh"
+. "$here/lib/inputs.sh"
+. "$here/lib/plugin.sh"
+. "$here/lib/variants.sh"
+
+variant=spinlock scenario=hammer device=qemu duration=20 isolated=1-3 smp= rate= urls= out=
+while [ $# -gt 0 ]; do
+	[ $# -ge 2 ] || die "lava-job.sh: option '$1' needs a value"
+	case $1 in
+	--variant) variant=$2 ;; --scenario) scenario=$2 ;; --device) device=$2 ;;
+	--duration) duration=$2 ;; --isolated) isolated=$2 ;; --smp) smp=$2 ;;
+	--rate) rate=$2 ;; --urls) urls=$2 ;; --out) out=$2 ;;
+	*) die "lava-job.sh: unknown option '$1'" ;;
+	esac
+	shift 2
+done
+case $device in qemu|x86-board) ;; *) die "--device '$device': one of qemu, x86-board" ;; esac
+qc_guest_of "$scenario"
+[ -z "$QC_GUEST_NUMA" ] || die "scenario $scenario needs a guest with two NUMA nodes: no LAVA job for it (run it with make run)"
+[ "$scenario" != custom ] || die "scenario custom runs a script of yours: no LAVA job for it"
+: "${smp:=$QC_GUEST_SMP}"
+qc_is_count "$smp" || die "--smp '$smp' is not a CPU count"
+qc_check_inputs "$variant" "$scenario" "$duration" "$isolated" "$smp" "$rate" auto
+timeout=${QC_GUEST_TIMEOUT:-$((300 + 3 * duration))}
+[ -n "$out" ] || out=$QC_CACHE/lava/$variant-$scenario-$device.yaml
+
+# The kernel and initramfs, by URL.
+if [ -n "$urls" ]; then
+	set -- $urls
+	[ $# -eq 2 ] || die "--urls '$urls': give two URLs, the kernel's and the initramfs's"
+	kernel_url=$1 initrd_url=$2
+	for u in "$@"; do
+		case $u in *://*) ;; *) die "--urls: '$u' is not a URL (file://, http://, https://)" ;; esac
+	done
+else
+	bdir=$(qc_build_dir "$variant" "")
+	[ -f "$bdir/arch/x86/boot/bzImage" ] || die "variant $variant is not built: run scripts/build.sh $variant, or give --urls"
+	dir=$QC_CACHE/lava/$variant
+	mkdir -p "$dir"
+	cp "$bdir/arch/x86/boot/bzImage" "$dir/bzImage.tmp" && mv "$dir/bzImage.tmp" "$dir/bzImage"
+	"$QC_ROOT/scripts/initramfs.sh" --build "$bdir" "$dir/initramfs.cpio.tmp"
+	mv "$dir/initramfs.cpio.tmp" "$dir/initramfs.cpio"
+	kernel_url=file://$dir/bzImage initrd_url=file://$dir/initramfs.cpio
+fi
+
+# The command line: boot.sh's, and the console as the way home.
+kargs=$(qc_scenario_kargs "$scenario")
+cmdline=$(qc_kernel_cmdline "$isolated" "$smp" "$timeout" \
+	"$(qc_guest_append "$kargs" "$variant" "$scenario" "$duration" "$QC_REFILL_CPUS")${rate:+ qc.rate=$rate} qc.results=console qc.lab=lava-$device")
+case $cmdline in *[\'\"]*) die "the kernel command line holds a quote, which the job cannot carry: $cmdline" ;; esac
+
+# Timeouts: the guest's own limit, then the results block at 115200 baud
+# (11.5 KB/s; base64 is 4/3 of the block): measured on spinlock hammer,
+# about 100 KB of gzipped traces a window-second, three windows (docs/lava.md).
+block_kb=$((300 + 110 * (2 * duration + 2)))
+console_s=$((block_kb * 1024 * 4 / 3 / 11520))
+test_min=$(((timeout + 2 * console_s) / 60 + 1))
+job_min=$((test_min + 15))
+
+mkdir -p "$(dirname "$out")"
+{
+	cat <<YAML
+# quietcore: $variant, scenario $scenario, ${duration} s windows, CPUs $isolated
+# isolated of $smp. Written by scripts/lava-job.sh; docs/lava.md. The
+# verdict is not LAVA's: scripts/lava-fetch.sh LOG decodes the results
+# block this job's log holds and judges it on the host.
+job_name: quietcore $variant $scenario $device
+priority: medium
+visibility: public
+timeouts:
+  job: {minutes: $job_min}
+  action: {minutes: 10}
+  connection: {minutes: 2}
+YAML
+	if [ "$device" = qemu ]; then
+		cat <<YAML
+device_type: qemu
+context:
+  arch: amd64
+  cpu: max
+  machine: pc
+  cpus: $smp
+  memory: $QC_GUEST_MEM
+  # TCG, as the rig's own guests here: no -enable-kvm
+  no_kvm: True
+actions:
+- deploy:
+    to: tmpfs
+    timeout: {minutes: 5}
+    images:
+      kernel:
+        # a tmpfs deploy has no "append": the command line rides here
+        image_arg: '-kernel {kernel} -append "$cmdline"'
+        url: $kernel_url
+      ramdisk:
+        image_arg: '-initrd {ramdisk}'
+        url: $initrd_url
+- boot:
+    method: qemu
+    media: tmpfs
+    timeout: {minutes: 5}
+YAML
+	else
+		cat <<YAML
+device_type: x86
+context:
+  # the isolation parameters and the guest's qc.* ones (docs/lava.md)
+  extra_kernel_args: '$cmdline'
+actions:
+- deploy:
+    to: tftp
+    timeout: {minutes: 10}
+    kernel:
+      url: $kernel_url
+      type: bzimage
+    ramdisk:
+      url: $initrd_url
+      compression: none
+- boot:
+    method: ipxe
+    commands: ramdisk
+    timeout: {minutes: 10}
+YAML
+	fi
+	cat <<YAML
+- test:
+    timeout: {minutes: $test_min}
+    monitors:
+    - name: quietcore-$variant-$scenario
+      start: 'QC: booted'
+      # the guest's last line, after the results block
+      end: 'QC-EXIT: '
+      pattern: '$QC_CASE_SAYS (?P<test_case_id>cpu[0-9]+_[a-z_]+) (?P<result>pass|fail) (?P<measurement>[0-9.]+) (?P<units>[a-z]+)'
+YAML
+} > "$out.tmp"
+mv "$out.tmp" "$out"
+if [ "$device" = qemu ]; then
+	sed -e "s/@SMP@/$smp/" -e "s/@MEM@/$QC_GUEST_MEM/" "$QC_ROOT/lava/qemu-device.yaml" > "${out%.yaml}.device.yaml.tmp"
+	mv "${out%.yaml}.device.yaml.tmp" "${out%.yaml}.device.yaml"
+fi
+echo "$out"
