@@ -47,6 +47,8 @@
 #                 board brings no disk home (LAVA: docs/lava.md), with one
 #                 "QC-CASE:" line per isolated CPU and figure; /dev/vda is
 #                 then written only where there is one
+#   lab           the LAVA device a job ran on, lava-qemu or lava-x86-board
+#                 (lava-job.sh): lava-fetch.sh records it as the run's accel
 #   origins       param: "no" leaves the send-side probes out of the trace
 #                 (tracing/guest/trace-start.sh), only to measure their cost: the
 #                 verdict rule refuses such a trace
@@ -57,7 +59,7 @@
 # The rthog hog's defaults, read by the guest's scenario and by the host's
 # check of the settings before anything boots (inputs.sh qc_check_rthog).
 QC_RTHOG_DEFAULT_PRIO=10 QC_RTHOG_DEFAULT_PERIOD_MS=1200 QC_RTHOG_DEFAULT_SPIN_MS=900
-QC_GUEST_PARAMS="scenario duration isolated housekeeping timeout probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy results origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
+QC_GUEST_PARAMS="scenario duration isolated housekeeping timeout probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy results lab origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
 QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy results origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
 
 # --- a run: results/<run-id>/ -----------------------------------------------

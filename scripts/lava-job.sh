@@ -7,13 +7,13 @@
 #
 #   lava-job.sh [--variant V] [--scenario S] [--device qemu|x86-board]
 #               [--duration S] [--isolated LIST] [--smp N] [--rate N]
-#               [--urls "KERNEL_URL INITRAMFS_URL"] [--out FILE]
+#               [--kernel-arg ARG]... [--urls "KERNEL_URL INITRAMFS_URL"] [--out FILE]
 #
 # Without --urls the variant's build is used: its bzImage and a fresh
 # initramfs are copied to $QC_CACHE/lava/<variant>/ and named by file://
 # (a job for lava-run on this machine). --device qemu also writes the
 # rendered device lava-run needs, FILE with .device.yaml for .yaml
-# (lava/qemu-device.yaml filled in). Prints FILE (default
+# (lava/qemu-device.yaml with the job's memory and extra options). Prints FILE (default
 # $QC_CACHE/lava/<variant>-<scenario>-<device>.yaml).
 set -eu
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
@@ -25,13 +25,14 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/plugin.sh"
 . "$here/lib/variants.sh"
 
-variant=spinlock scenario=hammer device=qemu duration=20 isolated=1-3 smp= rate= urls= out=
+variant=spinlock scenario=hammer device=qemu duration=20 isolated=1-3 smp= rate= urls= out= kernel_args=
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || die "lava-job.sh: option '$1' needs a value"
 	case $1 in
 	--variant) variant=$2 ;; --scenario) scenario=$2 ;; --device) device=$2 ;;
 	--duration) duration=$2 ;; --isolated) isolated=$2 ;; --smp) smp=$2 ;;
 	--rate) rate=$2 ;; --urls) urls=$2 ;; --out) out=$2 ;;
+	--kernel-arg) qc_check_kernel_arg "$2"; kernel_args="$kernel_args${kernel_args:+ }$2" ;;
 	*) die "lava-job.sh: unknown option '$1'" ;;
 	esac
 	shift 2
@@ -48,6 +49,7 @@ timeout=${QC_GUEST_TIMEOUT:-$((300 + 3 * duration))}
 
 # The kernel and initramfs, by URL.
 if [ -n "$urls" ]; then
+	# shellcheck disable=SC2086 # two URLs, one a word
 	set -- $urls
 	[ $# -eq 2 ] || die "--urls '$urls': give two URLs, the kernel's and the initramfs's"
 	kernel_url=$1 initrd_url=$2
@@ -67,6 +69,7 @@ fi
 
 # The command line: boot.sh's, and the console as the way home.
 kargs=$(qc_scenario_kargs "$scenario")
+kargs="$kargs${kargs:+${kernel_args:+ }}$kernel_args"
 cmdline=$(qc_kernel_cmdline "$isolated" "$smp" "$timeout" \
 	"$(qc_guest_append "$kargs" "$variant" "$scenario" "$duration" "$QC_REFILL_CPUS")${rate:+ qc.rate=$rate} qc.results=console qc.lab=lava-$device")
 case $cmdline in *[\'\"]*) die "the kernel command line holds a quote, which the job cannot carry: $cmdline" ;; esac
@@ -101,10 +104,10 @@ context:
   arch: amd64
   cpu: max
   machine: pc
-  cpus: $smp
   memory: $QC_GUEST_MEM
   # TCG, as the rig's own guests here: no -enable-kvm
   no_kvm: True
+  extra_options: ['-smp $smp', '-accel tcg,thread=multi', '-no-reboot']
 actions:
 - deploy:
     to: tmpfs
@@ -134,10 +137,8 @@ actions:
     timeout: {minutes: 10}
     kernel:
       url: $kernel_url
-      type: bzimage
     ramdisk:
       url: $initrd_url
-      compression: none
 - boot:
     method: ipxe
     commands: ramdisk
@@ -157,7 +158,12 @@ YAML
 } > "$out.tmp"
 mv "$out.tmp" "$out"
 if [ "$device" = qemu ]; then
-	sed -e "s/@SMP@/$smp/" -e "s/@MEM@/$QC_GUEST_MEM/" "$QC_ROOT/lava/qemu-device.yaml" > "${out%.yaml}.device.yaml.tmp"
+	# (the options a server renders from the job's context, as the job's)
+	opts=$(sed -n "s/^  extra_options: \[\(.*\)\]$/\1/p" "$out" | sed "s/', '/\n/g; s/'//g")
+	awk -v mem="$QC_GUEST_MEM" -v opts="$opts" '
+		/@MEM@/ { sub(/@MEM@/, mem) }
+		/@EXTRA_OPTIONS@/ { n = split(opts, o, "\n"); for (i = 1; i <= n; i++) print "          - " o[i]; next }
+		{ print }' "$QC_ROOT/lava/qemu-device.yaml" > "${out%.yaml}.device.yaml.tmp"
 	mv "${out%.yaml}.device.yaml.tmp" "${out%.yaml}.device.yaml"
 fi
 echo "$out"
