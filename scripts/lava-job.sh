@@ -10,8 +10,8 @@
 #               [--kernel-arg ARG]... [--urls "KERNEL_URL INITRAMFS_URL"] [--out FILE]
 #
 # Without --urls the variant's build is used: its bzImage and a fresh
-# initramfs are copied to $QC_CACHE/lava/<variant>/ and named by file://
-# (a job for lava-run on this machine). --device qemu also writes the
+# initramfs are written beside FILE (FILE with .bzImage, .initramfs.cpio
+# for .yaml) and named by file:// (a job for lava-run on this machine). --device qemu also writes the
 # rendered device lava-run needs, FILE with .device.yaml for .yaml
 # (lava/qemu-device.yaml with the job's memory and extra options). Prints FILE (default
 # $QC_CACHE/lava/<variant>-<scenario>-<device>.yaml).
@@ -46,6 +46,7 @@ qc_is_count "$smp" || die "--smp '$smp' is not a CPU count"
 qc_check_inputs "$variant" "$scenario" "$duration" "$isolated" "$smp" "$rate" auto
 timeout=${QC_GUEST_TIMEOUT:-$((300 + 3 * duration))}
 [ -n "$out" ] || out=$QC_CACHE/lava/$variant-$scenario-$device.yaml
+case $out in *.yaml) ;; *) die "--out '$out': a job file's name ends in .yaml" ;; esac
 
 # The kernel and initramfs, by URL.
 if [ -n "$urls" ]; then
@@ -59,12 +60,14 @@ if [ -n "$urls" ]; then
 else
 	bdir=$(qc_build_dir "$variant" "")
 	[ -f "$bdir/arch/x86/boot/bzImage" ] || die "variant $variant is not built: run scripts/build.sh $variant, or give --urls"
-	dir=$QC_CACHE/lava/$variant
-	mkdir -p "$dir"
-	cp "$bdir/arch/x86/boot/bzImage" "$dir/bzImage.tmp" && mv "$dir/bzImage.tmp" "$dir/bzImage"
-	"$QC_ROOT/scripts/initramfs.sh" --build "$bdir" "$dir/initramfs.cpio.tmp"
-	mv "$dir/initramfs.cpio.tmp" "$dir/initramfs.cpio"
-	kernel_url=file://$dir/bzImage initrd_url=file://$dir/initramfs.cpio
+	# Copies beside the job: a later build or checkout changes no job's files.
+	mkdir -p "$(dirname "$out")"
+	cp "$bdir/arch/x86/boot/bzImage" "${out%.yaml}.bzImage.tmp"
+	mv "${out%.yaml}.bzImage.tmp" "${out%.yaml}.bzImage"
+	"$QC_ROOT/scripts/initramfs.sh" --build "$bdir" "${out%.yaml}.initramfs.cpio.tmp"
+	mv "${out%.yaml}.initramfs.cpio.tmp" "${out%.yaml}.initramfs.cpio"
+	case $out in /*) abs=$out ;; *) abs=$PWD/$out ;; esac
+	kernel_url=file://${abs%.yaml}.bzImage initrd_url=file://${abs%.yaml}.initramfs.cpio
 fi
 
 # The command line: boot.sh's, and the console as the way home.

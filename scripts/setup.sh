@@ -22,6 +22,11 @@ pkgs="$pkgs libtracecmd-dev libtraceevent-dev libtracefs-dev pkg-config jq gnupl
 # headless Chromium: tests/test-report-html.sh renders report.html in it
 # (without it that test skips)
 pkgs="$pkgs chromium"
+# LAVA's dispatcher, so that a lab's job runs here too, without a server
+# (lava-run: make lava-job, tests/test-lava.sh, docs/lava.md). On bookworm
+# 2023.01: 136 new packages, and it upgrades systemd (252.38) and perl
+# (5.36.0-7+deb12u2); no worker is started where systemd is not init.
+pkgs="$pkgs lava-dispatcher"
 
 [ "$(id -u)" -eq 0 ] ||
 	die "make setup installs Debian packages and must run as root: run 'sudo make setup' (once per machine)"
