@@ -27,6 +27,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 
 variant=spinlock scenario=hammer device=qemu duration=20 isolated=1-3 smp= rate= urls= out= kernel_args=
 while [ $# -gt 0 ]; do
+	case $1 in -h|--help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;; esac
 	[ $# -ge 2 ] || die "lava-job.sh: option '$1' needs a value"
 	case $1 in
 	--variant) variant=$2 ;; --scenario) scenario=$2 ;; --device) device=$2 ;;

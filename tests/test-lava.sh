@@ -11,6 +11,7 @@
 #     cases, one per isolated CPU and figure, carry what the host's
 #     analysis of that same boot (lava-fetch.sh of lava-run's log) says:
 #     the drain calls that reached the CPU, its largest latency, 3 windows;
+#   a server's raw job log is read as lava-run's output is;
 #   refusals: a log whose block is missing, truncated or corrupt is refused
 #     with one line, and no run is made.
 . "$(dirname "$0")/ktap.sh"
@@ -22,7 +23,7 @@ export QC_RESULTS="$scratch/results"
 
 ktap_require qemu-system-x86_64 gcc make jq cpio lava-run
 [ "$(id -u)" -eq 0 ] || ktap_skip_all "lava-run needs root (CI runs make test as root)"
-ktap_plan 16
+ktap_plan 17
 ktap_build_boots
 
 # The rig's own boot, its results home both ways.
@@ -31,7 +32,7 @@ ktap_guest "spinlock hammer guest with qc.results=console ran and was judged" \
 rig=$GUEST
 fetched=$("$root/scripts/lava-fetch.sh" "$rig/$QC_CONSOLE" 2>"$scratch/fetch.log") || fetched=/nonexistent
 ktap_check "lava-fetch.sh made its console log a judged run" test -f "$fetched/$QC_STATUS"
-ktap_diag "$(tail -n 3 "$scratch/fetch.log")"
+ktap_diag "$(grep 'results block' "$scratch/fetch.log")"
 # The block's own file list, decoded here (not by lava-fetch.sh).
 tr -d '\r' < "$rig/$QC_CONSOLE" | awk -v b="$QC_BLOCK_BEGIN" -v e="$QC_BLOCK_END" \
 	'index($0, b " ") == 1 { on = 1; next } $0 == e { on = 0 } on' | base64 -d 2>/dev/null | tar -tzf - 2>/dev/null | sed -n 's|^\./\(..*[^/]\)$|\1|p' > "$scratch/files"
@@ -74,7 +75,7 @@ ktap_diag "$cases"
 lava=$("$root/scripts/lava-fetch.sh" "$scratch/lava.log" 2>"$scratch/fetch2.log") || lava=/nonexistent
 ktap_check "lava-fetch.sh made lava-run's log a judged run ($(verdict "$lava"))" \
 	sh -c "grep -qx ok '$lava/$QC_STATUS' && jq -e '.variants.spinlock.verdict | strings' '$lava/../$QC_SUMMARY' >/dev/null"
-ktap_diag "$(tail -n 3 "$scratch/fetch2.log")"
+ktap_diag "$(grep 'results block' "$scratch/fetch2.log")"
 case_of() { echo "$cases" | awk -v c="$1" '$1 == c { print $3 }'; }
 drains_ok() {
 	for c in 1 2 3; do
@@ -92,6 +93,12 @@ max_ok() {
 ktap_check "each CPU's max_latency is its oslat or refill JSON's max" max_ok
 ktap_check "each CPU's windows_complete is 3 (hammer, quiet, self-test)" \
 	test "$(echo "$cases" | awk '$1 ~ /_windows_complete$/ && $3 == 3' | wc -l)" -eq 3
+
+# A server's job log (lavacli jobs logs --raw): each record after "- ".
+sed 's/^/- /' "$scratch/lava.log" > "$scratch/server.log"
+server=$("$root/scripts/lava-fetch.sh" "$scratch/server.log" 2>/dev/null) || server=/nonexistent
+ktap_check "a server's raw job log is read the same way (verdict $(verdict "$server"))" \
+	sh -c "grep -qx ok '$server/$QC_STATUS' && [ '$(verdict "$server")' = '$(verdict "$lava")' ]"
 
 # Refusals: one line, and no run made.
 runs() { find "$QC_RESULTS" -mindepth 1 -maxdepth 1 | wc -l; }
