@@ -27,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The console's lines: a LAVA log's "target" records, or the log itself.
 if grep -q '^\(- \)\?{"dt": ' "$log"; then
-	sed 's/^- //' "$log" | jq -R -r 'fromjson? | select(.lvl == "target" and (.msg | type) == "string") | .msg' > "$tmp/console"
+	sed 's/^- //' "$log" | jq -R -r '(try fromjson catch empty) | select(.lvl == "target" and (.msg | type) == "string") | .msg' > "$tmp/console"
 else
 	tr -d '\r' < "$log" > "$tmp/console"
 fi

@@ -66,7 +66,7 @@ t=$(date +%s)
 lava-run --job-id 1 --output-dir "$scratch/lava" --device "$scratch/job.device.yaml" "$scratch/job.yaml" \
 	> "$scratch/lava.log" 2>&1
 # lava-run's records: one JSON object a line (a few are YAML only: skipped)
-res() { jq -R -c "fromjson? | select(.lvl == \"results\") | .msg | $1" "$scratch/lava.log" 2>/dev/null; }
+res() { jq -R -c "(try fromjson catch empty) | select(.lvl == \"results\") | .msg | $1" "$scratch/lava.log" 2>/dev/null; }
 ktap_check "lava-run ran the job to a pass in $(($(date +%s) - t)) s" test "$(res 'select(.case == "job") | .result')" = '"pass"'
 cases=$(res 'select(.definition == "quietcore-spinlock-hammer") | "\(.case) \(.result) \(.measurement) \(.units)"' | tr -d '"')
 ktap_check "9 test cases, 3 per isolated CPU, each passed with a measurement and units" \
