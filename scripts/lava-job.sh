@@ -13,8 +13,8 @@
 # initramfs are written beside FILE (FILE with .bzImage, .initramfs.cpio
 # for .yaml) and named by file:// (a job for lava-run on this machine). --device qemu also writes the
 # rendered device lava-run needs, FILE with .device.yaml for .yaml
-# (lava/qemu-device.yaml with the job's memory and extra options). Prints FILE (default
-# $QC_CACHE/lava/<variant>-<scenario>-<device>.yaml).
+# (lava/qemu-device.yaml with the job's memory and extra options).
+# Prints FILE (default $QC_CACHE/lava/<variant>-<scenario>-<device>.yaml).
 set -eu
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
@@ -79,9 +79,11 @@ cmdline=$(qc_kernel_cmdline "$isolated" "$smp" "$timeout" \
 case $cmdline in *[\'\"]*) die "the kernel command line holds a quote, which the job cannot carry: $cmdline" ;; esac
 
 # Timeouts: the guest's own limit, then the results block at 115200 baud
-# (11.5 KB/s; base64 is 4/3 of the block): measured on spinlock hammer,
-# about 100 KB of gzipped traces a window-second, three windows (docs/lava.md).
-block_kb=$((300 + 110 * (2 * duration + 2)))
+# (11.5 KB/s; base64 is 4/3 of the block). Measured on spinlock hammer:
+# 2.1-2.3 MB for 5 and 10 s windows, most of it the three trace.dat files'
+# own ~0.7 MB each (kallsyms, event formats) whatever the window's length;
+# bounded here by 2.4 MB + 20 KB a window-second (docs/lava.md).
+block_kb=$((2400 + 20 * (2 * duration + 2)))
 console_s=$((block_kb * 1024 * 4 / 3 / 11520))
 test_min=$(((timeout + 2 * console_s) / 60 + 1))
 job_min=$((test_min + 15))
