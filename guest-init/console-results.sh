@@ -21,7 +21,8 @@ qc_cpu_max() {
 # qc_console_cases: "QC-CASE: cpuN_FIGURE pass|fail VALUE UNITS" for each
 # isolated CPU: the measurement window's drain calls that freed pages there
 # (when that window was traced), its largest latency there, and the
-# windows that ended with a trace and a figure for it (pass: all opened).
+# windows that ended with a figure for it, and a trace if traced (pass:
+# all that opened).
 # The verdict is not here: it needs the host's analyzer and judge.
 qc_console_cases() {
 	for cpu in $(qc_cpulist_expand "$QC_ISOLATED"); do
@@ -39,8 +40,10 @@ qc_console_cases() {
 			[ -f "$f" ] || continue
 			w=${f#/results/oslat} && w=${w%.txt} && w=${w#-}
 			opened=$((opened + 1))
-			[ -s "/results/$(qc_window_file trace "$w" dat)" ] && [ -n "$(qc_cpu_max "$cpu" "$w")" ] &&
-				done_n=$((done_n + 1))
+			# A traced window (qc_window: its pcp-window file) ends with its trace.
+			[ -s "/results/$(qc_window_file trace "$w" dat)" ] ||
+				[ ! -e "/results/$(qc_window_file pcp-window "$w" json)" ] || continue
+			[ -z "$(qc_cpu_max "$cpu" "$w")" ] || done_n=$((done_n + 1))
 		done
 		r=fail
 		[ "$opened" -eq 0 ] || [ "$done_n" -ne "$opened" ] || r=pass
