@@ -39,6 +39,8 @@ while [ $# -gt 0 ]; do
 	shift 2
 done
 case $device in qemu|x86-board) ;; *) die "--device '$device': one of qemu, x86-board" ;; esac
+[ -n "$urls" ] || [ "$device" = qemu ] ||
+	die "--device $device needs --urls (URLS=...): a lab's dispatcher cannot read this machine's files"
 qc_guest_of "$scenario"
 [ -z "$QC_GUEST_NUMA" ] || die "scenario $scenario needs a guest with two NUMA nodes: no LAVA job for it (run it with make run)"
 [ "$scenario" != custom ] || die "scenario custom runs a script of yours: no LAVA job for it"
