@@ -7,7 +7,8 @@
 #     a run whose every guest file matches, by sha256, what the guest wrote
 #     to its results disk, and whose verdict is the disk's;
 #   the job: make lava-job for spinlock (and for an x86 board, both held to
-#     LAVA's own strict job schema), lava-run'd with no server; its test
+#     LAVA's own strict job schema; what a lab cannot run refused),
+#     lava-run'd with no server; its test
 #     cases, one per isolated CPU and figure, carry what the host's
 #     analysis of that same boot (lava-fetch.sh of lava-run's log) says:
 #     the drain calls that reached the CPU, its largest latency, 3 windows;
@@ -23,7 +24,7 @@ export QC_RESULTS="$scratch/results"
 
 ktap_require qemu-system-x86_64 gcc make jq cpio lava-run
 [ "$(id -u)" -eq 0 ] || ktap_skip_all "lava-run needs root (CI runs make test as root)"
-ktap_plan 17
+ktap_plan 20
 ktap_build_boots
 
 # The rig's own boot, its results home both ways.
@@ -62,6 +63,13 @@ for f in sys.argv[1:]:
 }
 ktap_check "both jobs (qemu, x86-board) pass LAVA's strict job schema" schema "$scratch/job.yaml" "$scratch/board.yaml"
 ktap_diag "$(tail -n 1 "$scratch/schema.log")"
+# What a lab cannot run is refused with one line.
+expect_one_error "lava-job.sh refuses an unknown device" quietcore "one of qemu, x86-board" \
+	"$root/scripts/lava-job.sh" --device vm --out "$scratch/x.yaml"
+expect_one_error "lava-job.sh refuses an x86-board job without URLs" quietcore "needs --urls" \
+	"$root/scripts/lava-job.sh" --device x86-board --out "$scratch/x.yaml"
+expect_one_error "lava-job.sh refuses the audit scenario (two NUMA nodes)" quietcore "NUMA" \
+	"$root/scripts/lava-job.sh" --scenario audit --out "$scratch/x.yaml"
 t=$(date +%s)
 lava-run --job-id 1 --output-dir "$scratch/lava" --device "$scratch/job.device.yaml" "$scratch/job.yaml" \
 	> "$scratch/lava.log" 2>&1
