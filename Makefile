@@ -18,8 +18,13 @@ NOTE     ?=
 TRACES   ?=
 
 STRESS_SECONDS ?= 300
+# make lava-job: the lab's device (qemu or x86-board), the kernel's and the
+# initramfs's URLs ("" = this machine's build, by file://), the job file
+DEVICE   ?= qemu
+URLS     ?=
+OUT      ?=
 
-.PHONY: all setup build run compare audit report keep stress test test-fast clean help
+.PHONY: all setup build run compare audit report keep stress lava-job test test-fast clean help
 
 all: help
 
@@ -37,6 +42,8 @@ help:
 	@echo "make build VARIANT=wq           build one variant's guest kernel"
 	@echo "make run VARIANT=wq [SCENARIO=...] [DURATION=s]"
 	@echo "make stress [STRESS_SECONDS=300] [VARIANTS=...] [RATE=...]  debug builds under the drain stress"
+	@echo "make lava-job VARIANT=wq [SCENARIO=hammer] [DEVICE=qemu|x86-board] [URLS=\"KERNEL INITRAMFS\"] [OUT=job.yaml]"
+	@echo "                                a LAVA job for a lab (docs/lava.md); scripts/lava-fetch.sh LOG brings its results home"
 	@echo "make clean                      remove build outputs in the cache"
 
 setup:
@@ -74,6 +81,12 @@ keep:
 
 stress:
 	@scripts/stress.sh --duration "$(STRESS_SECONDS)" $(if $(VARIANTS),--variants "$(VARIANTS)") $(if $(RATE),--rate "$(RATE)")
+
+# A LAVA v2 job for one variant (docs/lava.md); prints the job file's path.
+lava-job:
+	@scripts/lava-job.sh --variant "$(VARIANT)" --scenario "$(SCENARIO)" --device "$(DEVICE)" \
+		--duration "$(DURATION)" --isolated "$(ISOLATED)" $(if $(RATE),--rate "$(RATE)") \
+		$(if $(URLS),--urls "$(URLS)") $(if $(OUT),--out "$(OUT)") $(foreach a,$(KERNEL_ARGS),--kernel-arg "$(a)")
 
 test:
 	@tests/run.sh

@@ -42,6 +42,13 @@
 #   rthog_period_ms param: its wake-up period, ms (default 1200)
 #   rthog_spin_ms param: how long it spins at each wake-up, ms, shorter than
 #                 the period (default 900)
+#   results       param: "console" also prints the results tree on the
+#                 console (guest-init/console-results.sh), for a lab whose
+#                 board brings no disk home (LAVA: docs/lava.md), with one
+#                 "QC-CASE:" line per isolated CPU and figure; /dev/vda is
+#                 then written only where there is one
+#   lab           the LAVA device a job ran on, lava-qemu or lava-x86-board
+#                 (lava-job.sh): lava-fetch.sh records it as the run's accel
 #   origins       param: "no" leaves the send-side probes out of the trace
 #                 (tracing/guest/trace-arm.sh), only to measure their cost: the
 #                 verdict rule refuses such a trace
@@ -52,8 +59,8 @@
 # The rthog hog's defaults, read by the guest's scenario and by the host's
 # check of the settings before anything boots (inputs.sh qc_check_rthog).
 QC_RTHOG_DEFAULT_PRIO=10 QC_RTHOG_DEFAULT_PERIOD_MS=1200 QC_RTHOG_DEFAULT_SPIN_MS=900
-QC_GUEST_PARAMS="scenario duration isolated housekeeping timeout probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
-QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
+QC_GUEST_PARAMS="scenario duration isolated housekeeping timeout probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy results lab origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
+QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy results origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
 
 # --- a run: results/<run-id>/ -----------------------------------------------
 QC_RUN_TXT=run.txt          # every entry point (lib/runs.sh qc_run_txt) -> summarize.sh
@@ -97,6 +104,8 @@ QC_PCP_BEFORE=pcp-before.json  # pcp-counts.sh before priming
 QC_PCP_PRIMED=pcp-primed.json  # pcp-counts.sh after priming
 QC_PCP_AFTER=pcp-after.json    # pcp-counts.sh after the window
 QC_HAMMER_JSON=hammer.json  # module.sh qc_hammer_finish: the module's stats -> summarize.sh
+QC_CPU_DRAINS=cpu-drains.txt  # qc.results=console: "CPU CALLS", the measurement window's drain
+                            # calls that freed pages there (tracing/guest/cpu-drains.awk) -> the console
 QC_DECOY_JSON=decoy.json    # module.sh qc_decoy_finish: what the decoy sent and what ran -> tests
 QC_PLANTED=selftest-planted.txt  # measure.sh qc_selftest: "KIND CPU K" lines -> analyze.sh
 QC_AUDIT_TXT=audit.txt      # the audit scenario: "<trigger> <status> <what it did>" lines -> audit.sh
@@ -143,3 +152,13 @@ QC_SELFTEST_CHARGED=selftest-charged  # .json -> summarize.sh: the planted cause
 QC_PLANTER_FUNCTION=qc_plant_write  # hammer/plant.c: what plants them, the drain of selftest-charged
 QC_RTHOG_SUMMARY=rthog-summary  # .json, .txt: scripts/rthog.sh, the drain's waits and the drainer's blocking
 QC_AUDIT_JSON=audit.json    # scripts/audit.sh: per trigger, its sub-window's counts -> summarize.sh
+
+# --- the console as the way home (qc.results=console) -------------------------
+# guest-init/console-results.sh prints, before "QC-EXIT:", one line per
+# isolated CPU and figure, "QC-CASE: cpuN_FIGURE pass|fail VALUE UNITS" (a
+# LAVA monitor's pattern: scripts/lava-job.sh), then the results tree as a
+# gzipped tar in base64 between "QC-RESULTS-BEGIN SHA256 BYTES" and
+# "QC-RESULTS-END" (scripts/lava-fetch.sh decodes and checks it).
+QC_CASE_SAYS="QC-CASE:"
+QC_BLOCK_BEGIN="QC-RESULTS-BEGIN"
+QC_BLOCK_END="QC-RESULTS-END"

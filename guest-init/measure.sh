@@ -135,7 +135,11 @@ qc_window() {
 		kill -INT "$refill_pid" 2>/dev/null || true
 		wait "$refill_pid" || { qc_say "refill exited with $?: $(tail -n1 "/results/$(qc_window_file refill "$name" txt)")"; return 1; }
 	fi
-	sh /qc/tracing/guest/trace-stop.sh "/results/$(qc_window_file trace "$name" dat)" ||
+	# A lab's console (qc.results=console) also gets each CPU's drains
+	# as a test case (console-results.sh): the measurement window's reach.
+	reach=
+	[ "${QC_RESULTS:-}" != console ] || [ -n "$name" ] || reach=/results/$QC_CPU_DRAINS
+	sh /qc/tracing/guest/trace-stop.sh "/results/$(qc_window_file trace "$name" dat)" ${reach:+"$reach"} ||
 		{ qc_say "trace-stop failed"; return 1; }
 }
 qc_window_done() { true; }

@@ -19,6 +19,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/log.sh"
 . "$here/lib/qemu.sh"
 . "$here/../common/cpulist.sh"
+. "$here/lib/cmdline.sh"
 
 kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append= plugin= numa=
 while [ $# -gt 0 ]; do
@@ -39,23 +40,7 @@ need_cmd timeout tar
 qemu_version=$(qc_check_qemu)
 mkdir -p "$out"
 
-# The isolation the design asks for, derived from one CPU list.
-cmdline="console=ttyS0,115200 panic=-1 tsc=reliable"
-cmdline="$cmdline nohz_full=$isolated isolcpus=nohz,domain,managed_irq,$isolated"
-cmdline="$cmdline rcu_nocbs=$isolated irqaffinity=$(qc_housekeeping_of "$isolated" "$smp")"
-# Only the boot CPU comes up with the kernel: the guest patches its text
-# (tracing, modules, static keys) before it brings the others online
-# (guest-lib.sh qc_online_cpus), since under TCG a vCPU can run a stale
-# translation of text another vCPU patched. noreplace-smp keeps x86 from
-# patching the kernel into UP code and back when the second CPU comes up;
-# no_ipi_broadcast=1 keeps the last CPU's first boot from switching the
-# IPI shorthand's static key on (apic_smt_update()): IPIs to all other
-# CPUs go by mask instead, to the same CPUs.
-cmdline="$cmdline maxcpus=1 noreplace-smp no_ipi_broadcast=1"
-cmdline="$cmdline qc.isolated=$isolated qc.housekeeping=$(qc_housekeeping_of "$isolated" "$smp")"
-# The guest's own clock runs with ours under TCG: it dumps its blocked
-# tasks and CPU backtraces shortly before this limit (guest-init/init).
-cmdline="$cmdline qc.timeout=$timeout $append"
+cmdline=$(qc_kernel_cmdline "$isolated" "$smp" "$timeout" "$append")
 
 # QEMU's gdbstub, so that a guest about to be stopped as hung can be asked
 # where its vCPUs are (vcpus.sh, below); a socket path of its own, short

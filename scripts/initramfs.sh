@@ -33,7 +33,7 @@ tools="/usr/bin/oslat /usr/bin/trace-cmd"
 # Guest-side files from the repository: scripts, lists and C helpers.
 repo_files() {
 	cd "$QC_ROOT" && { find guest-init cpusets tracing common -type f \
-		\( -name '*.sh' -o -name '*.list' -o -name '*.c' -o -name '*.h' -o -name init \); echo bench/pft.c; } | sort
+		\( -name '*.sh' -o -name '*.awk' -o -name '*.list' -o -name '*.c' -o -name '*.h' -o -name init \); echo bench/pft.c; } | sort
 }
 libs() { ldd $tools | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' | sort -u; }
 

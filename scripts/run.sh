@@ -11,6 +11,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/plugin.sh"
 . "$here/lib/probes.sh"
 . "$here/lib/runs.sh"
+. "$here/lib/console.sh"
 . "$here/lib/variants.sh"
 
 usage() {
@@ -111,7 +112,7 @@ qc_is_count "$timeout" || die "--timeout '$timeout' is not a whole number of sec
 label=$(qc_label "$variant" "$flavour" "$tag")
 # Kernel parameters a scenario needs (stress: page_owner=on)
 # are named in the scenario itself, on a "# qc-kernel-args:" line.
-kargs=$(sed -n 's/^# qc-kernel-args: *//p' "$QC_ROOT/guest-init/scenarios/$scenario.sh")
+kargs=$(qc_scenario_kargs "$scenario")
 kargs="$kargs${kargs:+${kernel_args:+ }}$kernel_args"
 bdir=$(qc_build_dir "$variant" "$flavour")
 if [ "$build" = yes ]; then
@@ -162,27 +163,11 @@ info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill o
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \
 	--out "$out" --isolated "$isolated" --smp "$smp" --mem "$mem" --accel "$accel" \
 	${numa:+--numa "$numa"} --timeout "$timeout" ${plugin:+--plugin "$plugin"} \
-	--append "${kargs:+$kargs }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }qc.scenario=$scenario qc.duration=$duration qc.probes=$variant qc.audit=$(qc_variant_audit "$variant") qc.sends=$(qc_variant_sends "$variant") qc.refill=${refill:-none}$params"
-# A splat fails the run whatever the scenario measured.
-if ! "$QC_ROOT/scripts/splats.sh" "$out/$QC_CONSOLE" > "$out/splats.txt"; then
-	die "kernel splat in the $label guest: $("$QC_ROOT/scripts/splats.sh" --brief "$out/$QC_CONSOLE" | cut -c1-200) (see $out/splats.txt)"
-fi
-rm -f "$out/splats.txt"
-# So does the guest's own dump near the limit (guest-init/init): it sent
-# NMIs to every CPU, the isolated ones too, inside what was measured.
-at=$(sed -n "s/^$QC_WATCHDOG_SAYS \([0-9]*\) s.*/\1/p" "$out/$QC_CONSOLE" | head -n1)
-[ -z "$at" ] ||
-	die "the $label guest finished only after its watchdog's dump at $at s of the $timeout s limit, which sent NMIs to every CPU: not a clean run; re-run with a longer --timeout (see $out/$QC_CONSOLE)"
-# So does kernel text patched while another CPU could run it: under TCG
-# that CPU may run a stale translation (docs/findings.md, "Under TCG").
-# A guest script's patching is its own business: named, not refused.
-if ! pokes=$("$QC_ROOT/scripts/text-pokes.sh" "$out/$QC_TEXT_POKES" 2>"$out/.pokes.err"); then
-	e=$(sed -n 's/^quietcore: error: //p' "$out/.pokes.err" | head -n1)
-	rm -f "$out/.pokes.err"
-	[ -n "$guest_script" ] || die "${e:-scripts/text-pokes.sh failed on $out/$QC_TEXT_POKES}"
-	warn "$e"
-fi
-rm -f "$out/.pokes.err"
+	--append "$(qc_guest_append "$kargs" "$variant" "$scenario" "$duration" "$refill")$params"
+qc_check_console "$out" "$label" "$timeout"
+# So does kernel text patched while another CPU could run it (console.sh);
+# a guest script's patching is its own business: named, not refused.
+pokes=$(qc_check_text_patches "$out" ${guest_script:+warn})
 "$QC_ROOT/scripts/analyze.sh" "$out" "$isolated"
 {
 	echo "text_patches: ${pokes:-unknown}"

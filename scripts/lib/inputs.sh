@@ -152,3 +152,16 @@ qc_check_kernel_arg() {
 	nohz_full=*|isolcpus=*|rcu_nocbs=*|irqaffinity=*) die "--kernel-arg '$1': boot.sh derives the isolation parameters from --isolated" ;;
 	esac
 }
+
+# qc_guest_append KARGS VARIANT SCENARIO DURATION REFILL: the parameters
+# every measured guest gets after the isolation ones (run.sh, lava-job.sh):
+# KARGS (the scenario's and the user's kernel args), the guest's own
+# (QC_GUEST_ARGS, qc_guest_of), what to run and the probe lists of
+# VARIANT's tree; REFILL "" for none.
+qc_guest_append() {
+	echo "${1:+$1 }${QC_GUEST_ARGS:+$QC_GUEST_ARGS }qc.scenario=$3 qc.duration=$4 qc.probes=$2 qc.audit=$(qc_variant_audit "$2") qc.sends=$(qc_variant_sends "$2") qc.refill=${5:-none}"
+}
+
+# qc_scenario_kargs SCENARIO: the kernel parameters SCENARIO needs, named
+# on its "# qc-kernel-args:" line (stress: page_owner=on).
+qc_scenario_kargs() { sed -n 's/^# qc-kernel-args: *//p' "$QC_ROOT/guest-init/scenarios/$1.sh"; }
