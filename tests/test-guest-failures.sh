@@ -18,7 +18,7 @@ ktap_plan 10
 ktap_build_boots
 echo 'sleep 600' > "$scratch/hang.sh"
 expect_error "a hung guest is stopped at the timeout and named, with its last progress line" \
-	"guest hung: no exit within 20 s (last progress: booted [^;]*; vCPUs at: 0 [^ ]*, 1 " \
+	"guest hung: no exit within 20 s (last progress: CPUs online: 0-3; vCPUs at: 0 [^ ]*, 1 " \
 	run --guest-script "$scratch/hang.sh" --timeout 20
 ktap_check "the hung run's status says failed" sh -c "status_of() { cat '$QC_RESULTS'/*/spinlock/status; }; status_of | grep -q '^failed: guest hung'"
 # boot.sh, a third of a short limit before it: every vCPU, three times, in

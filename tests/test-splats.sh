@@ -13,7 +13,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 splats=$root/scripts/splats.sh
 
-ktap_plan 9
+ktap_plan 11
 
 # known [SED-EXPRESSION]: the known report as a 6.12-rt debug guest
 # prints it, 0.2 s into boot, optionally altered.
@@ -79,4 +79,10 @@ ktap_check "the same message through another call chain is a splat" fails chain
 ktap_check "a splat printed among the known report's lines is still a splat" fails inside
 { known; known 's/Unsafe read of RCU_NOCB offloaded state!/suspicious rcu_dereference_check() usage!/'; } > "$scratch/two"
 ktap_check "the known report beside another suspicious-RCU report: the other fails the log" fails two
+# qc.results=console's base64 block (common/contract.sh QC_BLOCK_BEGIN):
+# any text can stand in it, a splat's words too.
+{ clean; echo 'QC-RESULTS-BEGIN 0123abcd 96'; echo 'H4sIAAAAWARNING:Oops+BUG:kdQ2'; echo 'QC-RESULTS-END'; } > "$scratch/block"
+ktap_check "a splat's words inside the results block are not a splat" sh "$splats" "$scratch/block"
+{ clean; echo 'QC-RESULTS-BEGIN 0123abcd 96'; echo 'H4sIAAAA'; echo 'QC-RESULTS-END'; echo '[    9.1] Oops: int3: 0000 [#1] SMP'; } > "$scratch/after"
+ktap_check "... and one after the block still is" fails after
 ktap_finish
