@@ -36,9 +36,9 @@ awk -v file="$1" '
 			callers = callers (ncallers++ ? " <- " : "") $2
 		next
 	}
-	# Any other line ends a hit and its stack; a batch ends at a line that
-	# is not one of its pokes.
-	/[^ ]/ { want = 0; if ($0 !~ / poke: \(/) in_batch = 0 }
+	# Any other line ends a hit and its stack, and a batch (its pokes were
+	# taken above).
+	/[^ ]/ { want = 0; in_batch = 0 }
 	function count() {
 		if (exempt) { n["exempt"]++; return }
 		n[step]++
