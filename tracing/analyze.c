@@ -106,29 +106,6 @@ static void place_misses(struct ctx *c, struct ev_info *ei, struct tep_record *r
 		m->other_hits++;
 }
 
-/*
- * Do the window's missed probe hits stay off the isolated CPUs? Only when
- * every recorded hit of each probe that missed was on another CPU: a
- * missed hit is a nested one from the same call sites (profile.h).
- */
-static int misses_unplaced(struct ctx *c, const char *file)
-{
-	const struct profile *p = &c->a->profile;
-	int i;
-
-	for (i = 0; i < p->nmissed; i++) {
-		const struct profile_miss *m = &p->missed[i];
-
-		if (!m->isolated_hits && m->other_hits)
-			continue;
-		set_err(c->err, c->errlen,
-			"%s: probe %s missed %lu hit%s in the window (kprobe_profile: a hit while another probe's handler ran), and of its recorded hits there %ld ran on isolated CPUs, %ld on others: a missed one may be an isolated CPU's send or drain; re-run the variant",
-			file, m->name, m->missed, m->missed == 1 ? "" : "s", m->isolated_hits, m->other_hits);
-		return 1;
-	}
-	return 0;
-}
-
 static int scan_event(struct tracecmd_input *h, struct tep_record *r,
 		      int cpu, void *data)
 {
@@ -480,8 +457,6 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 		goto out;
 	}
 	if (c->before && send_side_incomplete(c, file))
-		goto out;
-	if (c->before && misses_unplaced(c, file))
 		goto out;
 	if (c->before) {
 		int cpu, i;

@@ -9,6 +9,7 @@
 #ifndef QC_PROFILE_H
 #define QC_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define PROFILE_MISSED_MAX 16
@@ -45,5 +46,11 @@ struct profile {
 int profile_read(struct profile *p, const char *file, char *err, size_t len);
 /* The miss entry of probe @name (an event's name without its group), or NULL. */
 struct profile_miss *profile_missed(struct profile *p, const char *name);
+
+/*
+ * May a missed hit of @m have been an isolated CPU's: some recorded hit of
+ * that probe in the window ran on one, or none was recorded at all?
+ */
+bool profile_miss_unplaced(const struct profile_miss *m);
 
 #endif

@@ -200,20 +200,24 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 	fprintf(f, "}");
 	/* dropped probe hits: measured (none, or the trace was refused), or not */
 	if (a->profile.measured) {
-		unsigned long missed = 0;
+		unsigned long missed = 0, unplaced = 0;
 
-		for (i = 0; i < a->profile.nmissed; i++)
+		for (i = 0; i < a->profile.nmissed; i++) {
 			missed += a->profile.missed[i].missed;
-		fprintf(f, ",\n  \"probe_misses\": {\"measured\": true, \"probes\": %ld, \"hits\": %ld, \"missed\": %lu, \"placed\": [",
-			a->profile.probes, a->profile.hits, missed);
+			if (profile_miss_unplaced(&a->profile.missed[i]))
+				unplaced += a->profile.missed[i].missed;
+		}
+		fprintf(f, ",\n  \"probe_misses\": {\"measured\": true, \"probes\": %ld, \"hits\": %ld, \"missed\": %lu, \"unplaced\": %lu, \"placed\": [",
+			a->profile.probes, a->profile.hits, missed, unplaced);
 		/* each probe that missed, with where its recorded hits ran */
 		for (i = 0; i < a->profile.nmissed; i++) {
 			const struct profile_miss *m = &a->profile.missed[i];
 
 			fprintf(f, "%s{\"probe\": ", i ? ", " : "");
 			qc_json_str(f, m->name);
-			fprintf(f, ", \"missed\": %lu, \"recorded_isolated\": %ld, \"recorded_other\": %ld}",
-				m->missed, m->isolated_hits, m->other_hits);
+			fprintf(f, ", \"missed\": %lu, \"recorded_isolated\": %ld, \"recorded_other\": %ld, \"unplaced\": %s}",
+				m->missed, m->isolated_hits, m->other_hits,
+				profile_miss_unplaced(m) ? "true" : "false");
 		}
 		fprintf(f, "]}");
 	} else
