@@ -140,6 +140,9 @@ def judge($policy):
      drain_sent: on((.charged // 0) - (.handoff // 0) > 0),
      # a remote-type interruption without a sender (possibly the drain's)
      no_sender: on((.unknown // 0) > 0),
+     # a probe dropped hits the trace cannot place off the isolated CPUs:
+     # a send or a drain there may be missing from the trace
+     probe_missed: run_wide(($run.unplaced_misses // 0) > 0),
      rcu_forced_for_drain: on((.indirect // 0) > 0),
      lock_handoff: on((.handoff // 0) > 0),
      unprimed: on((.pcp_primed_pages // 0) == 0),
@@ -269,7 +272,8 @@ def judge($policy):
   | cpus_of($analysis; $quiet) as $cpus
   | (ladder_error // (if $ok then refusal else null end)) as $refuse
   # (the audit is judged per trigger, audit.json, not by the drain rule)
-  | verdict_of($cpus; {ok: $ok, traced: ($analysis != null), audit: ($scenario == "audit")}) as $v
+  | verdict_of($cpus; {ok: $ok, traced: ($analysis != null), audit: ($scenario == "audit"),
+                     unplaced_misses: $analysis.probe_misses.unplaced}) as $v
   | {refuse: $refuse,
      # The continuation bound the analyzer counted with (the same analyzer
      # for every variant of one run; summarize.sh records the first).

@@ -91,7 +91,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 65
+ktap_plan 66
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -309,6 +309,16 @@ case_guest order wq
 edit "$g/analysis.json" "$indirect | $unknown"
 case_guest order rcu
 edit "$g/analysis.json" "$unknown | .cpus[\"2\"].origins.rcu_qs_by_grace_period.drain_waited = 5"
+# A probe's dropped hit the trace cannot place off the isolated CPUs is
+# decided right after no_sender; placed ones decide nothing.
+miss='.probe_misses = {measured: true, probes: 40, hits: 900, missed: $n, unplaced: $u,
+	placed: [{probe: "csd_queue", missed: $n, recorded_isolated: (if $u > 0 then 2 else 0 end), recorded_other: 50, unplaced: ($u > 0)}]}'
+case_guest missed rcu
+edit "$g/analysis.json" "3 as \$n | 3 as \$u | $indirect | $miss"
+case_guest missed wq
+edit "$g/analysis.json" "3 as \$n | 3 as \$u | $miss"
+case_guest placed rcu
+edit "$g/analysis.json" "2 as \$n | 0 as \$u | $indirect | $miss"
 inflight='.cpus["2"] |= (.interruptions += $n | .by_cause["timer:tick_sched_timer"] += $n
 	| .charged = $n | .charged_by_cause = {"timer:tick_sched_timer": $n}
 	| .charged_by_rule = {named: 0, in_flight: $n, rcu_tick: 0}
@@ -368,6 +378,8 @@ ktap_check "... each named by CPU, cause and count ($m_no_sender)" \
 	test "$m_no_sender" = '[[{"cpu":"3","cause":"irq_vectors:reschedule","count":1}],[{"cpu":"3","cause":"irq_vectors:reschedule","count":1}],[]]'
 case_verdicts "FAIL before INCONCLUSIVE before INDIRECT; RCU forcing a drain only waited on (shared) is not charged" \
 	"wq-order=FAIL rcu-order=INCONCLUSIVE"
+case_verdicts "a dropped probe hit that may be an isolated CPU's: INCONCLUSIVE over RCU forcing, not over FAIL; placed ones: INDIRECT stands" \
+	"rcu-missed=INCONCLUSIVE wq-missed=FAIL rcu-placed=INDIRECT"
 case_verdicts "26 ticks in flight during drains, another's grace period, no control: time alone charges nothing (PASS)" \
 	"rcu-coincidence=PASS"
 ktap_check "... the coincidences stay in the summary as a cross-check" test "$m_coincidences" = '[26,0]'

@@ -146,6 +146,10 @@ def headline_causal($root):
 			"\(verdict_cpus | cpulist) were RCU forcing a quiescent state for a grace period " +
 			"a drain requested (\(.shared_total | thou) more for grace periods a drain only " +
 			"waited on, not charged)")
+	elif .verdict == "INCONCLUSIVE" and (.unknown_total // 0) == 0 then
+		("\(plural(.probe_misses.unplaced; "probe hit"; "probe hits")) dropped in the window could " +
+			"have been an isolated CPU's (\([.probe_misses.placed[] | select(.unplaced) | "\(.probe | code) \(.missed)"] | join(", "))): " +
+			"a send or a drain there may be missing from the trace, so the drain cannot be ruled out")
 	elif .verdict == "INCONCLUSIVE" then
 		("\(plural(.unknown_total; "interruption"; "interruptions")) of CPU " +
 			"\(verdict_cpus | cpulist) came with no sender in the trace " +
@@ -161,7 +165,8 @@ def evidence_items_causal($root):
 	"window: \(window($root))",
 	"dropped probe hits: \(.probe_misses // {} | if .measured == true then
 		(if (.missed // 0) == 0 then "none"
-		 else "\(.missed) (\([.placed[] | "\(.probe) \(.missed), its \(.recorded_other) recorded hits all on housekeeping CPUs"] | join("; ")): nested hits, none an isolated CPU's)" end)
+		 else "\(.missed) (\([.placed[] | if .unplaced then "\(.probe) \(.missed) unplaced: its recorded hits \(.recorded_isolated) on isolated CPUs, \(.recorded_other) on others"
+			else "\(.probe) \(.missed), its \(.recorded_other) recorded hits all on housekeeping CPUs" end] | join("; ")))" end)
 		+ " of \(.hits | thou) hits on \(.probes) probes (kprobe_profile at the window's start and end)"
 		else "not measured (the guest recorded no kprobe_profile snapshots)" end)",
 	(. as $v | cpus_of[] as $c | $v.cpus[$c] | cpu_evidence_causal($c)),
