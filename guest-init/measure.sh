@@ -112,10 +112,11 @@ qc_window() {
 	sh /qc/cpusets/verify.sh --measured --record /results/isolation.txt "$QC_HOUSEKEEPING" "$QC_ISOLATED" \
 		> "/results/$(qc_window_file verify-window "$name" txt)" 2>&1 ||
 		qc_say "isolation check during the window failed: see $(qc_window_file verify-window "$name" txt)"
-	# (No kprobe_profile snapshots yet, QC_KPROBE_PROFILE: under TCG about
-	# one window in two loses a nested probe hit, and the rule that would
-	# judge such a window rather than refuse it is not written yet. The
-	# analysis says "not measured": docs/findings.md, "Evidence chain".)
+	# Probe hits the kernel dropped (a probe hit inside another's handler):
+	# the host places each window's misses, and one that may have been an
+	# isolated CPU's makes the verdict INCONCLUSIVE unless a FAIL stands.
+	profile=/results/$(qc_window_file "$QC_KPROBE_PROFILE" "$name" txt)
+	{ echo "@ start"; cat /sys/kernel/tracing/kprobe_profile; } > "$profile"
 	sh /qc/tracing/guest/trace-mark.sh "qc: window start"
 	$start
 	qc_wait_progress "$secs" "${name:-window}"
@@ -125,6 +126,7 @@ qc_window() {
 		waited=$((waited + 1))
 	done
 	sh /qc/tracing/guest/trace-mark.sh "qc: window end"
+	{ echo "@ end"; cat /sys/kernel/tracing/kprobe_profile; } >> "$profile"
 	qc_window_ending "$name" || return 1
 	# oslat's -D outlasts the window and its grace; SIGINT ends it now and
 	# it still writes its JSON. (If it is gone already, that is fine too.)
