@@ -39,7 +39,7 @@ has_row() {
 # What the guest records: events.list, the window markers, the traced IPI
 # callbacks, and the kprobe groups of tracing/probes/*.list.
 {
-	grep -v '^#' tracing/events.list | grep ':'
+	grep -v '^#' tracing/events.list | grep ':' | awk '{ print $1 }'
 	echo ftrace:print
 	echo ftrace:function
 	sed -n 's|^p:\([a-z_]*\)/\([a-z_]*\) .*|\1:\2|p' tracing/probes/*.list

@@ -118,6 +118,10 @@ struct irq_rec {
 	char best[CAUSE_LEN];
 	long callbacks;
 	unsigned long long prev_exit;	/* the previous record's return */
+	struct mode_at at;		/* the mode its entry found (mode.h) */
+	long resched_n;			/* a reschedule vector: its ordinal on
+					   this CPU in the trace (from 1), else 0 */
+	int rcu_basis;			/* the CPU's rcu_basis at its entry */
 };
 
 /*
@@ -152,6 +156,11 @@ struct cpu_state {
 	/* the last tick_stop said: cannot stop, RCU needs the tick; or
 	   another dependency does */
 	bool tick_held_by_rcu, tick_held_other;
+	struct cpu_mode mode;	/* user, kernel or idle (mode.h) */
+	long resched_seen;	/* reschedule vectors entered so far */
+	/* the timing basis of the RCU forcing that this CPU's current hold
+	   of its tick for RCU follows (explain.c rcu_timing), 0: none */
+	int rcu_basis;
 };
 
 struct ctx {

@@ -692,6 +692,9 @@ void analysis_free(struct analysis *a)
 		counter_free(&a->res[i].origin_drain_by_cause);
 		counter_free(&a->res[i].origin_drain_handoff_by_cause);
 		counter_free(&a->res[i].origin_path_by_cause);
+		counter_free(&a->res[i].rcu_qs_entries);
+		free(a->res[i].rcu_qs_dwell_us);
+		free(a->res[i].rcu_qs_insns);
 	}
 	free(a->res);
 	a->res = NULL;

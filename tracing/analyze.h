@@ -13,6 +13,8 @@
 
 #include "causes.h"
 #include "counter.h"
+#include "hwtime.h"
+#include "mode.h"
 #include "origins.h"
 #include "profile.h"
 #include "stacks.h"
@@ -62,6 +64,23 @@ struct cpu_result {
 	   (the first to start after its synchronize_rcu() call, before it
 	   returned: the call needed it), one a drain only waited on, any other */
 	long rcu_drain_requested, rcu_drain_waited, rcu_other;
+	/* the mode each interruption found (mode.h), and of the RCU QS ones
+	   also the kernel entry and the QS-less dwell (microseconds, one per
+	   interruption in kernel mode, in trace order) */
+	long mode_events;	/* its mode transitions in the whole trace */
+	long mode_of[MODE_COUNT];
+	long rcu_qs_mode[MODE_COUNT];
+	struct counter rcu_qs_entries;
+	long long *rcu_qs_dwell_us;
+	long rcu_qs_ndwell, rcu_qs_dwell_alloc;
+	/* the RCU QS reschedule IPIs timed by their stretch's instructions
+	   (hwtime.h): emulator-timed, hardware-plausible, or not timed (a
+	   tick, or no count); the same for those a drain requested
+	   (rcu_drain_requested); and each timed stretch's instructions */
+	long rcu_qs_emulator_timed, rcu_qs_hw_plausible, rcu_qs_untimed;
+	long indirect_emulator_timed, indirect_hw_plausible, indirect_untimed;
+	unsigned long long *rcu_qs_insns;
+	long rcu_qs_ninsns, rcu_qs_insns_alloc;
 };
 
 /*
@@ -97,6 +116,7 @@ struct analysis {
 	   its stack refuses the trace */
 	const struct stack_rules *stack_rules;
 	struct profile profile;		/* the window's dropped probe hits */
+	struct hwtime hw;		/* the kernel stretches' instructions (hwtime.h) */
 	bool window_given;		/* start_ns..end_ns given, markers ignored */
 	FILE *explain;			/* one JSON line per counted interruption, or NULL */
 	/* results */

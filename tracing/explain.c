@@ -93,18 +93,84 @@ static bool drain_task_in(struct ctx *c, const struct gp_task *v, int n)
  * first sender acted (or when it happened), and whether a drain asked for
  * it or only waited on it. Not for overlaid calls: another trace's tasks.
  */
-static void rcu_split(struct ctx *c, struct cpu_result *res, const struct origin *org,
+static bool rcu_split(struct ctx *c, struct cpu_result *res, const struct origin *org,
 		      unsigned long long ts)
 {
 	unsigned long long at = org->nsend ? c->origins.v[org->send[0]].ns : ts;
 	const struct grace_period *g = origins_gp_at(&c->origins, at);
 
-	if (g && !c->a->calls_from && drain_task_in(c, g->requested, g->nrequested))
+	if (g && !c->a->calls_from && drain_task_in(c, g->requested, g->nrequested)) {
 		res->rcu_drain_requested++;
-	else if (g && !c->a->calls_from && drain_task_in(c, g->waited, g->nwaited))
+		return true;
+	}
+	if (g && !c->a->calls_from && drain_task_in(c, g->waited, g->nwaited))
 		res->rcu_drain_waited++;
 	else
 		res->rcu_other++;
+	return false;
+}
+
+/*
+ * An RCU QS interruption's timing basis (hwtime.h). A forcing reschedule
+ * IPI whose stretch the plugin counted is emulator-timed when that many
+ * instructions at the stated rate take less than the span a force needs,
+ * else hardware-plausible; one without a count is untimed. What follows a
+ * forcing on its CPU (the forcing's own IPI entering the kernel sets the
+ * RCU tick dependency: its irq_work kick, then the ticks kept for RCU) is
+ * that forcing's doing, so it takes the basis of the CPU's last forcing
+ * while the tick stays held for RCU (a tick_stop without RCU's dependency
+ * ends it); untimed if none was seen. @requested: a drain's grace period.
+ */
+enum { BASIS_NONE, BASIS_EMULATOR, BASIS_HARDWARE, BASIS_UNTIMED };
+
+static int forcing_basis(struct ctx *c, struct cpu_result *res, const struct mode_at *at,
+			 long resched_n)
+{
+	const struct entry_count *e = hwtime_find(&c->a->hw, res->cpu, resched_n);
+	unsigned long long insns;
+
+	if (!e)
+		return BASIS_UNTIMED;
+	/* an IPI that found user mode: the stretch the forcing saw has ended */
+	insns = at->mode == MODE_USER ? e->prev : e->kernel;
+	if (res->rcu_qs_ninsns == res->rcu_qs_insns_alloc) {
+		res->rcu_qs_insns_alloc = res->rcu_qs_insns_alloc ? 2 * res->rcu_qs_insns_alloc : 32;
+		res->rcu_qs_insns = qc_realloc(res->rcu_qs_insns,
+					       res->rcu_qs_insns_alloc * sizeof(*res->rcu_qs_insns));
+	}
+	res->rcu_qs_insns[res->rcu_qs_ninsns++] = insns;
+	return insns * c->a->hw.ns_per_insn < (double)c->a->hw.span_ns ? BASIS_EMULATOR : BASIS_HARDWARE;
+}
+
+static const char *const basis_names[] = { NULL, "emulator_timed", "hardware_plausible", "untimed" };
+
+static int rcu_timing(struct ctx *c, struct cpu_state *s, const struct interruption *in,
+		      const struct mode_at *at, long resched_n, bool requested)
+{
+	struct cpu_result *res = s->res;
+	int basis;
+
+	/* (the hold as it was when the interruption entered: its own exit
+	   may have ended it by now) */
+	int held = s->rec.open ? s->rec.rcu_basis : s->rcu_basis;
+
+	if (resched_n)
+		basis = s->rcu_basis = forcing_basis(c, res, at, resched_n);
+	else
+		basis = held ? held : BASIS_UNTIMED;
+	if (!in_window(c, in->ns))
+		return basis;
+	if (basis == BASIS_EMULATOR) {
+		res->rcu_qs_emulator_timed++;
+		res->indirect_emulator_timed += requested;
+	} else if (basis == BASIS_HARDWARE) {
+		res->rcu_qs_hw_plausible++;
+		res->indirect_hw_plausible += requested;
+	} else {
+		res->rcu_qs_untimed++;
+		res->indirect_untimed += requested;
+	}
+	return basis;
 }
 
 static void json_stack(struct ctx *c, const struct send *snd)
@@ -115,9 +181,32 @@ static void json_stack(struct ctx *c, const struct send *snd)
 		fprintf(c->a->explain, "null");
 }
 
+/*
+ * Where @org's interruption found its CPU (mode.h): every one by mode, and
+ * an RCU QS one also by kernel entry and with its QS-less dwell.
+ */
+static void mode_record(struct cpu_result *res, const struct origin *org,
+			const struct mode_at *at)
+{
+	res->mode_of[at->mode]++;
+	if (org->cls != ORIGIN_RCU_QS)
+		return;
+	res->rcu_qs_mode[at->mode]++;
+	if (at->mode != MODE_KERNEL)
+		return;
+	counter_add(&res->rcu_qs_entries, at->entry[0] ? at->entry : "(not seen)", 1);
+	if (res->rcu_qs_ndwell == res->rcu_qs_dwell_alloc) {
+		res->rcu_qs_dwell_alloc = res->rcu_qs_dwell_alloc ? 2 * res->rcu_qs_dwell_alloc : 32;
+		res->rcu_qs_dwell_us = qc_realloc(res->rcu_qs_dwell_us,
+						  res->rcu_qs_dwell_alloc * sizeof(long long));
+	}
+	res->rcu_qs_dwell_us[res->rcu_qs_ndwell++] = at->dwell_ns < 0 ? -1 : at->dwell_ns / 1000;
+}
+
 /* --explain: one interruption of the window and its senders, one JSON line. */
 static void explain_line(struct ctx *c, const struct interruption *in,
-			 const struct origin *org, bool drain, bool handoff, bool path)
+			 const struct origin *org, bool drain, bool handoff, bool path,
+			 const struct mode_at *at, long resched_n, int basis)
 {
 	FILE *f = c->a->explain;
 	int i;
@@ -125,6 +214,13 @@ static void explain_line(struct ctx *c, const struct interruption *in,
 	fprintf(f, "{\"ns\": %llu, \"vector_ns\": %llu, \"cpu\": %d, \"cause\": ",
 		in->ns, in->vec_ns, in->cpu);
 	qc_json_str(f, in->cause);
+	fprintf(f, ", \"mode\": \"%s\", \"dwell_ns\": %lld, \"entry\": ",
+		qc_mode_names[at->mode], at->dwell_ns);
+	qc_json_str(f, at->entry);
+	if (resched_n)
+		fprintf(f, ", \"resched_n\": %ld", resched_n);
+	if (basis)
+		fprintf(f, ", \"timing\": \"%s\"", basis_names[basis]);
 	fprintf(f, ", \"class\": \"%s\", \"adopted\": %s, \"drain\": %s, \"handoff\": %s",
 		origin_class_names[org->cls], org->adopted ? "true" : "false", drain ? "true" : "false",
 		handoff ? "true" : "false");
@@ -199,6 +295,9 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	char chain[CAUSE_LEN * 4];
 	struct origin org;
 	bool drain, handoff = false, path = false;
+	int basis = BASIS_NONE;
+	struct mode_at at = s->rec.open ? s->rec.at : mode_at(&s->mode, ts);
+	long resched_n = s->rec.open ? s->rec.resched_n : 0;
 
 	if (!c->origins.probes)
 		return;
@@ -228,7 +327,8 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		counter_add(&res->origin_path_by_cause, cause, 1);
 	}
 	if (org.cls == ORIGIN_RCU_QS)
-		rcu_split(c, res, &org, ts);
+		basis = rcu_timing(c, s, &in, &at, resched_n, rcu_split(c, res, &org, ts));
+	mode_record(res, &org, &at);
 	if (c->a->explain)
-		explain_line(c, &in, &org, drain, handoff, path);
+		explain_line(c, &in, &org, drain, handoff, path, &at, resched_n, basis);
 }

@@ -68,6 +68,8 @@ static int marker_scan(struct qc_ev *e)
 			qc_die(2, "out of memory");
 		a->nmarks++;
 	}
+	if (c->before)
+		hwtime_marker(&a->hw, buf);
 	if (!strcmp(buf, QC_MARK_START)) {
 		if (!c->nstart++ && !a->window_given)
 			a->start_ns = e->ts;
@@ -111,14 +113,28 @@ static int origins_scan(struct qc_ev *e)
 	return 0;
 }
 
+/* A vector's entry: the send side's (origins), and a reschedule's number. */
+static int vector_scan(struct qc_ev *e)
+{
+	if (e->c->before && !strcmp(e->ei->stem, "reschedule"))
+		hwtime_resched(&e->c->a->hw, e->cpu);
+	return origins_scan(e);
+}
+
 /* ---- pass 2: the counting rule, isolated CPUs --------------------------- */
 
 static int vector_entry(struct qc_ev *e)
 {
 	char buf[CAUSE_LEN];
+	bool resched = !strcmp(e->ei->stem, "reschedule");
 
+	if (resched)
+		e->s->resched_seen++;
 	snprintf(buf, sizeof(buf), "irq_vectors:%s", e->ei->stem);
 	hard_entry(e->c, e->s, e->ts, FRAME_VECTOR, -1, e->ei->stem, buf);
+	/* (a top-level vector opened the record: it is the reschedule's) */
+	if (resched && e->s->hard == 1)
+		e->s->rec.resched_n = e->s->resched_seen;
 	return 0;
 }
 
@@ -254,6 +270,9 @@ static int tick_stop(struct qc_ev *e)
 	bool held = !ev_num(e, "success");
 
 	e->s->tick_held_by_rcu = held && (ev_num(e, "dependency") & QC_TICK_DEP_RCU);
+	/* the hold is over: a later one follows a forcing of its own */
+	if (!e->s->tick_held_by_rcu)
+		e->s->rcu_basis = 0;
 	e->s->tick_held_other = held && (ev_num(e, "dependency") & ~QC_TICK_DEP_RCU);
 	return 0;
 }
@@ -293,12 +312,50 @@ static int sched_switch(struct qc_ev *e)
 	return 0;
 }
 
+/*
+ * The mode transitions of an isolated CPU (mode.h): they count nothing,
+ * they say where each interruption found the CPU.
+ */
+static int ct_user_enter(struct qc_ev *e)
+{
+	mode_user_enter(&e->s->mode, e->ts);
+	e->s->res->mode_events++;
+	return 0;
+}
+
+static int ct_user_exit(struct qc_ev *e)
+{
+	mode_user_exit(&e->s->mode, e->ts);
+	e->s->res->mode_events++;
+	return 0;
+}
+
+/* power:cpu_idle: state (u32)-1 (PWR_EVENT_EXIT) leaves idle */
+static int cpu_idle(struct qc_ev *e)
+{
+	mode_idle(&e->s->mode, e->ts, ev_num(e, "state") != 0xffffffffULL);
+	e->s->res->mode_events++;
+	return 0;
+}
+
+static int sys_enter(struct qc_ev *e)
+{
+	mode_entry(&e->s->mode, (long long)ev_num(e, "id"));
+	return 0;
+}
+
+static int fault_user(struct qc_ev *e)
+{
+	mode_entry(&e->s->mode, -1);
+	return 0;
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 const struct qc_row qc_rows[] = {
 	/* hard interrupts: system vectors (local_timer, reschedule,
 	   call_function(_single), irq_work, ...) and device IRQs */
-	{ "irq_vectors", "*_entry", .scan = origins_scan, .count = vector_entry },
+	{ "irq_vectors", "*_entry", .scan = vector_scan, .count = vector_entry },
 	{ "irq_vectors", "*_exit", .count = vector_exit },
 	/* vector allocation bookkeeping (CPU hotplug, device setup) */
 	{ "irq_vectors", "vector_*", .flags = QC_NEUTRAL },
@@ -328,6 +385,13 @@ const struct qc_row qc_rows[] = {
 	{ "sched", "sched_process_exec", .flags = QC_NEUTRAL },
 	{ "kmem", "mm_page_pcpu_drain", .flags = QC_NEUTRAL },
 	{ "exceptions", "page_fault_kernel", .flags = QC_NEUTRAL },
+	/* mode and dwell (mode.h), recorded on the isolated CPUs only */
+	{ "context_tracking", "user_enter", .count = ct_user_enter },
+	{ "context_tracking", "user_exit", .count = ct_user_exit },
+	{ "power", "cpu_idle", .count = cpu_idle, .fields = { "state" } },
+	{ "raw_syscalls", "sys_enter", .count = sys_enter, .fields = { "id" } },
+	{ "raw_syscalls", "sys_exit", .flags = QC_NEUTRAL },
+	{ "exceptions", "page_fault_user", .count = fault_user },
 	/* read in pass 1 only */
 	{ "ftrace", "print", .scan = marker_scan, .flags = QC_NEUTRAL, .fields = { "buf" } },
 	{ "qc", "*", .scan = drains_scan, .flags = QC_NEUTRAL },

@@ -87,9 +87,14 @@ static void usage(FILE *f)
 		"  -e, --expect C:CAUSE=K require exactly K interruptions by CAUSE on CPU C\n"
 		"                         (repeatable; exit 1 if one does not hold)\n"
 		"  -K, --kprobe-profile F the guest's kprobe_profile at the window's start and\n"
-		"                         end (common/contract.sh QC_KPROBE_PROFILE): a probe\n"
-		"                         that missed a hit refuses the trace; without it,\n"
-		"                         dropped hits are reported as not measured\n"
+		"                         end (common/contract.sh QC_KPROBE_PROFILE): each probe\n"
+		"                         that missed hits is reported, placed or unplaced;\n"
+		"                         without it, dropped hits are reported as not measured\n"
+		"  -E, --entry-counts F   the qc-entry plugin's counts (QC_ENTRY_COUNTS): time\n"
+		"                         each RCU-forced reschedule IPI by the instructions of\n"
+		"                         the kernel stretch it hit (tracing/README.md,\n"
+		"                         \"Hardware time\"); needs --rcu-forcing\n"
+		"  -R, --rcu-forcing HZ:NEXT_FQS  the guest's tick rate and jiffies_till_next_fqs\n"
 		"  -S, --stack-list F     which sends the guest stacked (default: origin-stacks.list\n"
 		"                         beside qc-analyze); one selected without its stack\n"
 		"                         refuses the trace\n"
@@ -150,6 +155,59 @@ static void json_counter(FILE *f, const char *key, struct counter *c,
 		fprintf(f, ": %ld", c->v[i].count);
 	}
 	fprintf(f, "}");
+}
+
+/*
+ * Where the window's interruptions found the CPU (mode.h), measured only
+ * when the trace holds its mode transitions ("transitions" > 0).
+ */
+static void json_mode(FILE *f, struct cpu_result *r)
+{
+	int k;
+	long i;
+
+	fprintf(f, ",\n      \"mode\": {\"transitions\": %ld, \"of_interruptions\": {", r->mode_events);
+	for (k = 0; k < MODE_COUNT; k++)
+		fprintf(f, "%s\"%s\": %ld", k ? ", " : "", qc_mode_names[k], r->mode_of[k]);
+	fprintf(f, "},\n        \"rcu_qs\": {\"modes\": {");
+	for (k = 0; k < MODE_COUNT; k++)
+		fprintf(f, "%s\"%s\": %ld", k ? ", " : "", qc_mode_names[k], r->rcu_qs_mode[k]);
+	fprintf(f, "},\n");
+	json_counter(f, "kernel_entries", &r->rcu_qs_entries, "          ");
+	fprintf(f, ",\n          \"kernel_dwell_us\": [");
+	for (i = 0; i < r->rcu_qs_ndwell; i++)
+		fprintf(f, "%s%lld", i ? ", " : "", r->rcu_qs_dwell_us[i]);
+	fprintf(f, "]}},\n      \"rcu_qs_timing\": {\"emulator_timed\": %ld, \"hardware_plausible\": %ld, \"untimed\": %ld,\n"
+		"        \"indirect\": {\"emulator_timed\": %ld, \"hardware_plausible\": %ld, \"untimed\": %ld},\n"
+		"        \"stretch_insns\": [",
+		r->rcu_qs_emulator_timed, r->rcu_qs_hw_plausible, r->rcu_qs_untimed,
+		r->indirect_emulator_timed, r->indirect_hw_plausible, r->indirect_untimed);
+	for (i = 0; i < r->rcu_qs_ninsns; i++)
+		fprintf(f, "%s%llu", i ? ", " : "", r->rcu_qs_insns[i]);
+	fprintf(f, "]}");
+}
+
+/*
+ * The hardware-time basis of the window (hwtime.h): measured only with
+ * the plugin's counts, and per CPU whether its IPIs could be numbered.
+ */
+static void json_hwtime(FILE *f, const struct analysis *a)
+{
+	int i, cpu;
+
+	if (!a->hw.measured) {
+		fprintf(f, ",\n  \"hardware_time\": {\"measured\": false}");
+		return;
+	}
+	fprintf(f, ",\n  \"hardware_time\": {\"measured\": true, \"ns_per_insn\": %.3g, \"hz\": %lu, "
+		"\"jiffies_till_next_fqs\": %lu, \"span_ns\": %llu, \"counts\": %ld, \"numbered\": {",
+		a->hw.ns_per_insn, a->hw.hz, a->hw.next_fqs, a->hw.span_ns, a->hw.nv);
+	for (i = 0; i < a->ncpus; i++) {
+		cpu = a->cpus[i];
+		fprintf(f, "%s\"%d\": %s", i ? ", " : "", cpu,
+			cpu < HWTIME_CPUS && a->hw.matched[cpu] == 1 ? "true" : "false");
+	}
+	fprintf(f, "}}");
 }
 
 static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
@@ -222,6 +280,7 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 		fprintf(f, "]}");
 	} else
 		fprintf(f, ",\n  \"probe_misses\": {\"measured\": false, \"missed\": null}");
+	json_hwtime(f, a);
 	fprintf(f, ",\n  \"drains\": {\"calls\": %ld, \"reached\": %ld, \"probes\": %s},\n",
 		a->calls, a->calls_reached, a->probes ? "true" : "false");
 	fprintf(f, "  \"cpus\": {");
@@ -247,6 +306,7 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 			r->charged_named, r->charged_in_flight, r->charged_rcu_tick);
 		fprintf(f, ",\n      \"liveness\": {\"before\": %ld, \"after\": %ld}",
 			r->events_before, r->events_after);
+		json_mode(f, r);
 		if (a->origin_probes) {
 			int k;
 
@@ -522,6 +582,8 @@ int main(int argc, char **argv)
 		{ "expect", required_argument, NULL, 'e' },
 		{ "stack-list", required_argument, NULL, 'S' },
 		{ "kprobe-profile", required_argument, NULL, 'K' },
+		{ "entry-counts", required_argument, NULL, 'E' },
+		{ "rcu-forcing", required_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "names", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
@@ -530,7 +592,7 @@ int main(int argc, char **argv)
 	struct analysis a = { 0 };
 	struct expect *exp = NULL;
 	const char *json = NULL, *cpus = NULL, *causes_file = NULL, *explain = NULL, *windows = NULL;
-	const char *stack_list = NULL, *profile = NULL;
+	const char *stack_list = NULL, *profile = NULL, *entry_counts = NULL, *rcu_forcing = NULL;
 	char *explain_tmp = NULL, beside[4096];
 	struct causes dc = { 0 };
 	struct stack_rules sr;
@@ -551,7 +613,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	heap_in_huge_pages();
-	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:S:K:qNh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:S:K:E:R:qNh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
@@ -599,6 +661,12 @@ int main(int argc, char **argv)
 		case 'K':
 			profile = optarg;
 			break;
+		case 'E':
+			entry_counts = optarg;
+			break;
+		case 'R':
+			rcu_forcing = optarg;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -638,6 +706,10 @@ int main(int argc, char **argv)
 		qc_die(2, "%s", err);
 	a.stack_rules = &sr;
 	if (profile_read(&a.profile, profile, err, sizeof(err)))
+		qc_die(2, "%s", err);
+	if (rcu_forcing && !entry_counts)
+		qc_die(2, "--rcu-forcing times the plugin's counts: give --entry-counts too");
+	if (entry_counts && hwtime_load(&a.hw, entry_counts, rcu_forcing, err, sizeof(err)))
 		qc_die(2, "%s", err);
 	if (causes_file) {
 		if (causes_load(&dc, causes_file, err, sizeof(err)))
@@ -698,6 +770,7 @@ int main(int argc, char **argv)
 	free(exp);
 	analysis_free(&a);
 	causes_free(&dc);
+	hwtime_free(&a.hw);
 	free(a.cpus);
 	return bad;
 }

@@ -93,6 +93,8 @@ void rec_open(struct ctx *c, struct cpu_state *s, unsigned long long ts)
 	s->rec.open = true;
 	s->rec.ts = ts;
 	s->rec.prev_exit = prev_exit;
+	s->rec.at = mode_at(&s->mode, ts);
+	s->rec.rcu_basis = s->rcu_basis;
 }
 
 /* Does a softirq or timer at @ts still belong to the open record? */

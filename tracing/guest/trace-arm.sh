@@ -71,18 +71,45 @@ for list in $origins ${QC_PROBES:-}; do
 	done || exit 1
 done
 
+# any_isolated EXPR: "EXPR || EXPR ...", once per isolated CPU with @ as it
+# ("" when QC_ISOLATED names none).
+. /qc/common/cpulist.sh
+qc_cpulist_mask "${QC_ISOLATED:-}" || { warn "isolated CPU list '${QC_ISOLATED:-}' is not a CPU list"; exit 1; }
+any_isolated() {
+	_f= _c=0
+	while [ $((CL_MASK >> _c)) -ne 0 ]; do
+		[ $((CL_MASK >> _c & 1)) -eq 0 ] || _f="$_f${_f:+ || }$(echo "$1" | sed "s/@/$_c/g")"
+		_c=$((_c + 1))
+	done
+	echo "$_f"
+}
+
+# events.list: "system:event" or "system:*", and "isolated" after the
+# events recorded on the isolated CPUs only (an event filter on CPU).
 set --
-for ev in $(sed -e 's/#.*//' "$lists/events.list"); do
+while read -r ev where; do
 	sys=${ev%%:*} name=${ev#*:}
+	case $where in
+	'') filter= ;;
+	isolated)
+		# (none named: the analysis then says it saw no transition)
+		[ "$CL_MASK" -ne 0 ] || { warn "event $ev is for the isolated CPUs, and QC_ISOLATED names none: skipped"; continue; }
+		filter=$(any_isolated 'CPU == @') ;;
+	*) warn "events.list: '$where' after $ev is not 'isolated'"; exit 1 ;;
+	esac
 	if [ "$name" = '*' ] || [ "$name" = "$ev" ]; then
 		if [ -d "$T/events/$sys" ]; then set -- "$@" -e "$sys"
-		else warn "event system $sys not in this kernel: skipped"; fi
+		else warn "event system $sys not in this kernel: skipped"; continue; fi
 	elif [ -d "$T/events/$sys/$name" ]; then
 		set -- "$@" -e "$sys:$name"
 	else
 		warn "event $sys:$name not in this kernel: skipped"
+		continue
 	fi
-done
+	[ -z "$filter" ] || set -- "$@" -f "$filter"
+done <<EOF
+$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$lists/events.list")
+EOF
 [ $# -gt 0 ] || { warn "none of the events in events.list exists"; exit 1; }
 
 # available_filter_functions lines are "name" or "name [module]".
@@ -111,17 +138,6 @@ echo "${origins:+stacks}" > "$QC_TRACE_ARMED"
 [ -n "$origins" ] || exit 0
 
 # stack_filter SELECT: the trigger's filter for one origin-stacks.list line.
-. /qc/common/cpulist.sh
-qc_cpulist_mask "${QC_ISOLATED:-}" || { warn "isolated CPU list '${QC_ISOLATED:-}' is not a CPU list"; exit 1; }
-# any_isolated EXPR: "EXPR || EXPR ...", once per isolated CPU with @ as it.
-any_isolated() {
-	_f= _c=0
-	while [ $((CL_MASK >> _c)) -ne 0 ]; do
-		[ $((CL_MASK >> _c & 1)) -eq 0 ] || _f="$_f${_f:+ || }$(echo "$1" | sed "s/@/$_c/g")"
-		_c=$((_c + 1))
-	done
-	echo "$_f"
-}
 stack_filter() {
 	case $1 in
 	all) ;;

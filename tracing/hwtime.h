@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hwtime: would hardware have seen this RCU forcing? Under TCG the guest
+ * runs tens of times slower than hardware while jiffies follow the host's
+ * clock, so one short kernel entry can outlast RCU's forcing interval. The
+ * qc-entry plugin (bench/plugin/qc-entry.c) counts, at each reschedule
+ * IPI of an isolated vCPU, the kernel instructions of the stretch it
+ * interrupted; at a stated rate (ns_per_insn) that is the stretch's
+ * hardware duration. RCU forces a nohz_full CPU only when it saw the CPU
+ * inside one stretch at two forcing scans at least jiffies_till_next_fqs
+ * jiffies apart, more than (next_fqs - 1) tick periods of real time
+ * (span_ns). A forced interruption whose stretch is shorter than that on
+ * hardware is emulator-timed. tracing/README.md, "Hardware time".
+ *
+ * The plugin and the trace share no clock: the plugin numbers each vCPU's
+ * reschedule IPIs from boot, as the kernel's RES count does, and the
+ * guest writes those counts into the trace at its start and end
+ * ("qc: resched counts N0 N1 ..."), so each traced IPI's number is known.
+ */
+#ifndef QC_HWTIME_H
+#define QC_HWTIME_H
+
+#include <stdbool.h>
+
+#define HWTIME_CPUS 64
+#define QC_MARK_RESCHED "qc: resched counts "
+
+struct entry_count {
+	int vcpu;
+	long n;				/* its reschedule IPI number since boot */
+	unsigned long long kernel, spin, prev;
+};
+
+struct hwtime {
+	bool measured;			/* entry counts were given */
+	double ns_per_insn;		/* the stated hardware rate */
+	unsigned long hz, next_fqs;	/* RCU's forcing interval, from the guest */
+	unsigned long long span_ns;	/* the shortest span a force needs */
+	struct entry_count *v;		/* sorted by vcpu, then n */
+	long nv;
+	/* pass 1: traced reschedule IPIs per CPU so far, and the markers */
+	long traced[HWTIME_CPUS];
+	int nmarks;
+	long base[HWTIME_CPUS];		/* number of the IPI before the first traced */
+	long first_counts[HWTIME_CPUS];
+	/* per CPU: 1 the trace holds every IPI between the markers, -1 it
+	   does not (so its IPIs cannot be numbered), 0 no marker */
+	int matched[HWTIME_CPUS];
+};
+
+/*
+ * Read the plugin's @file and the guest's @thresholds "HZ:NEXT_FQS".
+ * 0, or -1 with a one-line reason in @err.
+ */
+int hwtime_load(struct hwtime *h, const char *file, const char *thresholds,
+		char *err, int errlen);
+/* Pass 1: a reschedule IPI traced on @cpu; a "qc: " marker's @text. */
+void hwtime_resched(struct hwtime *h, int cpu);
+void hwtime_marker(struct hwtime *h, const char *text);
+/* The count of @cpu's @traced-th reschedule IPI in the trace (from 1), or NULL. */
+const struct entry_count *hwtime_find(const struct hwtime *h, int cpu, long traced);
+void hwtime_free(struct hwtime *h);
+
+#endif
