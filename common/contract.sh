@@ -86,6 +86,7 @@ QC_CONSOLE=console.log      # boot.sh: the serial console -> splats.sh, people
 # that printed it and then finished (a hung one is refused as hung).
 QC_WATCHDOG_SAYS="quietcore: no exit after"
 QC_COST_FILE=alloc-cost.jsonl  # the qc-cost TCG plugin (run.sh --count-cost) -> alloc-cost.sh
+QC_ENTRY_COUNTS=entry-counts.jsonl  # the qc-entry TCG plugin (run.sh --count-entries) -> analyze.sh
 QC_BOOT_PARAMS=boot-params.txt  # boot.sh (then run.sh adds the variant's lines) -> summarize.sh
 QC_QEMU_ERR=qemu.err        # boot.sh: QEMU's stderr
 QC_VCPUS=vcpus.txt          # boot.sh, for a guest near its limit: scripts/vcpus.sh -> people

@@ -55,12 +55,24 @@ profile_of() {
 	_p=$dir/$(qc_window_file "$QC_KPROBE_PROFILE" "$1" txt)
 	[ ! -f "$_p" ] || echo "--kprobe-profile=$_p"
 }
+# The qc-entry plugin's counts (run.sh --count-entries), with the guest's
+# RCU forcing interval: every window's RCU forcing is then timed by the
+# instructions of the stretch it hit (tracing/README.md, "Hardware time").
+hwtime=
+if [ -f "$dir/$QC_ENTRY_COUNTS" ]; then
+	forcing=$(jq -r '.rcu | "\(.hz):\(.jiffies_till_next_fqs)"' "$dir/$QC_GUEST_JSON" 2>/dev/null) || forcing=
+	case $forcing in
+	[0-9]*:[0-9]*) hwtime="--entry-counts=$dir/$QC_ENTRY_COUNTS --rcu-forcing=$forcing" ;;
+	*) die "$dir has the plugin's entry counts but $QC_GUEST_JSON gives no RCU forcing interval (.rcu.hz, .rcu.jiffies_till_next_fqs): the forcing cannot be timed; re-run the variant" ;;
+	esac
+fi
 # analyze_trace TRACE OUT [ARGS...]: OUT.json and OUT.txt, or die.
 analyze_trace() {
 	t=$1 o=$2
 	shift 2
+	# shellcheck disable=SC2086 # $hwtime is words
 	"$qa" --cpus "$iso" --task "$tasks" --drain-causes "$causes" --drain-functions "$functions" \
-		--json "$dir/$o.json" "$@" \
+		--json "$dir/$o.json" $hwtime "$@" \
 		"$dir/$t" > "$dir/$o.txt.tmp" 2>"$dir/$o.err" ||
 		die "the analyzer refused $dir/$t: $(head -n1 "$dir/$o.err")"
 	mv "$dir/$o.txt.tmp" "$dir/$o.txt"

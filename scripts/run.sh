@@ -46,13 +46,17 @@ usage: $0 [options]
       --count-cost        load the qc-cost TCG plugin (bench/plugin/): count
                           the guest's instructions and memory accesses between
                           its markers into alloc-cost.jsonl (TCG only)
+      --count-entries     load the qc-entry TCG plugin (bench/plugin/): each
+                          isolated CPU's kernel stretch, in instructions, at
+                          every reschedule IPI, into entry-counts.jsonl: what
+                          hardware would time (TCG, QEMU 9 or later)
 Environment: QC_CACHE (default ~/.cache/quietcore), QC_RESULTS (default
 results/), QC_ACCEL=tcg|kvm to skip the KVM probe.
 USAGE
 }
 
 variant=spinlock scenario=oslat duration=20 isolated=1-3 smp= mem=
-flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto rate= count_cost=no kernel_args=
+flavour= run_id= guest_script= timeout= build=yes tag= params= refill=auto rate= count_cost=no count_entries=no kernel_args=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-V|--variant) variant=$2; shift ;;
@@ -82,6 +86,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift ;;
 	--no-build) build=no ;;
 	--count-cost) count_cost=yes ;;
+	--count-entries) count_entries=yes ;;
 	-h|--help) usage; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
@@ -158,6 +163,12 @@ if [ "$count_cost" = yes ]; then
 	map=$(qc_system_map "$variant" "$flavour")
 	reach=$(qc_drain_reach "$variant")
 	plugin="$so,map=$map,out=$out/$QC_COST_FILE,entry=${reach%% *}"
+fi
+if [ "$count_entries" = yes ]; then
+	[ "$count_cost" = no ] || die "--count-entries and --count-cost each load a plugin: boot one guest for each"
+	[ "$accel" = tcg ] || die "--count-entries needs TCG (the plugin counts what TCG executes); on KVM hardware times itself: drop the option"
+	so=$(qc_entry_plugin "$(qc_qemu_version)")
+	plugin="$so,map=$(qc_system_map "$variant" "$flavour"),out=$out/$QC_ENTRY_COUNTS,cpus=$isolated,spin=$QC_SPIN_WAIT_LIST"
 fi
 info "booting $label ($accel, $smp vCPUs, isolated $isolated${refill:+, refill on $refill}, scenario $scenario, ${duration} s)"
 "$QC_ROOT/scripts/boot.sh" --kernel "$bdir/arch/x86/boot/bzImage" --initrd "$initrd" \

@@ -16,6 +16,15 @@ qc_cost_plugin() {
 		"$QC_CACHE/plugin/$_so" >&2 || die "bench/plugin/$_so does not build"
 	echo "$QC_CACHE/plugin/$_so"
 }
+# qc_entry_plugin QEMU_VERSION: qc-entry.so (plugin API version 4: QEMU 9
+# and later only).
+qc_entry_plugin() {
+	case $1 in [0-8].*) die "--count-entries needs QEMU 9 or later (plugin API 4); this is QEMU $1: run 'sudo make setup'" ;; esac
+	mkdir -p "$QC_CACHE/plugin"
+	make -s -f "$QC_ROOT/bench/plugin/Makefile" PLUGIN_OUT="$QC_CACHE/plugin" \
+		"$QC_CACHE/plugin/qc-entry.so" >&2 || die "bench/plugin/qc-entry.so does not build"
+	echo "$QC_CACHE/plugin/qc-entry.so"
+}
 QC_DRAIN_REACH_LIST=$QC_ROOT/bench/plugin/drain-reach.list
 QC_SPIN_WAIT_LIST=$QC_ROOT/bench/plugin/spin-wait.list
 # qc_drain_reach VARIANT: "FUNCTION PER" from bench/plugin/drain-reach.list,

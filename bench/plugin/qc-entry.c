@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * qc-entry: a QEMU TCG plugin (API version 4, QEMU 10.0: qemu-plugin-api.h)
+ * that says how much work an isolated CPU's kernel entry held when a
+ * reschedule IPI reached it, in guest instructions: the work hardware
+ * would time, where TCG's clock does not (issue 35, tracing/README.md,
+ * "Hardware time").
+ *
+ *   qemu-system-x86_64 ... -plugin qc-entry.so,map=System.map,out=entry.jsonl,
+ *       cpus=1-3,spin=bench/plugin/spin-wait.list
+ *
+ * Per vCPU it counts the kernel instructions executed since the vCPU last
+ * left an extended quiescent state: since it last ran user code, or left
+ * one of the idle functions (do_idle, default_idle, default_idle_call,
+ * cpuidle_enter_state: a vCPU there is idle, which RCU's forcing scan
+ * sees as quiescent). Instructions in spin-waits, which grow with
+ * emulated time and not with the work (spin-wait.list: lock slow paths,
+ * csd waits), are counted apart. At the first instruction of
+ * sysvec_reschedule_ipi it writes one line for a vCPU of cpus=:
+ *
+ *   {"vcpu":3,"n":57,"kernel":123456,"spin":0,"prev":2345}
+ *
+ * n: that vCPU's reschedule IPIs since boot (from 1), the kernel's own
+ * count (/proc/interrupts RES) that the guest writes into each trace, so
+ * that each traced reschedule_entry is matched to its line by order: the
+ * trace and the plugin share no clock. kernel: the stretch so far; prev:
+ * the stretch before it (an IPI that reaches a CPU in user mode finds a
+ * new stretch, its own entry: the kernel entry the forcing saw ended).
+ *
+ * Counting is per translation block (one callback each time a block
+ * starts, adding its instruction count), not per instruction: a block
+ * left early by an exception or interrupt still counts whole, which can
+ * only make a stretch longer, never shorter. Each vCPU's counters are
+ * written only by its own thread (thread=multi safe).
+ *
+ * Errors: one "quietcore: error: qc-entry: ..." line on stderr and QEMU
+ * exits non-zero: bad arguments, a System.map without the functions named
+ * here, or no reschedule IPI ever reached a vCPU of cpus= (at exit).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ksyms.h"
+#include "qc-util.h"
+#include "qemu-plugin-api.h"
+
+QC_PLUGIN_EXPORT int qemu_plugin_version = QC_PLUGIN_API_VERSION;
+
+enum { MAX_VCPUS = 64 };
+/* A block's class, in the low bits of its callback's userdata. */
+enum { USER, KERNEL, SPIN, IDLE, CLASS_BITS = 2 };
+
+static const char *const idle_fns[] = {
+	"do_idle", "default_idle", "default_idle_call", "cpuidle_enter_state", NULL
+};
+
+struct vcpu {
+	int in_kernel;
+	uint64_t kernel, spin, prev;	/* this stretch; the one before */
+	unsigned long resched;		/* reschedule IPIs so far */
+} __attribute__((aligned(64)));
+
+static struct ksyms ksyms;
+static unsigned char *spin_sym;	/* per System.map index: a spin-wait */
+static unsigned char *idle_sym;
+static uint64_t resched_addr;
+static struct vcpu vcpus[MAX_VCPUS];
+static unsigned char traced[MAX_VCPUS];
+static FILE *out;
+static const char *out_path;
+static atomic_ulong lines;
+static atomic_int failed;
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (atomic_exchange(&failed, 1))
+		return;
+	fputs("quietcore: error: qc-entry: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void on_block(unsigned int index, void *udata)
+{
+	uintptr_t u = (uintptr_t)udata;
+	uint64_t n = u >> CLASS_BITS;
+	struct vcpu *v;
+
+	if (index >= MAX_VCPUS)
+		return;
+	v = &vcpus[index];
+	switch (u & ((1 << CLASS_BITS) - 1)) {
+	case USER:
+	case IDLE:
+		if (v->in_kernel || v->kernel || v->spin) {
+			v->prev = v->kernel;
+			v->kernel = v->spin = 0;
+		}
+		v->in_kernel = 0;
+		break;
+	case KERNEL:
+		v->in_kernel = 1;
+		v->kernel += n;
+		break;
+	case SPIN:
+		v->in_kernel = 1;
+		v->spin += n;
+		break;
+	}
+}
+
+static void on_resched(unsigned int index, void *udata)
+{
+	struct vcpu *v;
+
+	(void)udata;
+	if (index >= MAX_VCPUS)
+		return;
+	v = &vcpus[index];
+	v->resched++;
+	if (!traced[index])
+		return;
+	pthread_mutex_lock(&out_lock);
+	fprintf(out, "{\"vcpu\":%u,\"n\":%lu,\"kernel\":%llu,\"spin\":%llu,\"prev\":%llu}\n",
+		index, v->resched, (unsigned long long)v->kernel,
+		(unsigned long long)v->spin, (unsigned long long)v->prev);
+	pthread_mutex_unlock(&out_lock);
+	atomic_fetch_add(&lines, 1);
+}
+
+/* A block's class: by its first instruction's address (a block lies in one function's page). */
+static uintptr_t block_class(uint64_t vaddr)
+{
+	long i;
+
+	if (!(vaddr >> 63))
+		return USER;
+	i = ksyms_find(&ksyms, vaddr);
+	if (i < 0)
+		return KERNEL;	/* module text, or beyond the map */
+	return idle_sym[i] ? IDLE : spin_sym[i] ? SPIN : KERNEL;
+}
+
+static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+	uint64_t vaddr;
+
+	(void)id;
+	if (!n)
+		return;
+	vaddr = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0));
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS,
+					     (void *)(n << CLASS_BITS | block_class(vaddr)));
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+		if (qemu_plugin_insn_vaddr(insn) == resched_addr)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_resched,
+							       QEMU_PLUGIN_CB_NO_REGS, NULL);
+	}
+}
+
+static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
+{
+	(void)id;
+	(void)udata;
+	if (!atomic_load(&lines))
+		fail("no reschedule IPI reached a vCPU of cpus=: nothing counted in '%s'", out_path);
+	if (out && fclose(out))
+		fail("cannot write '%s': %s", out_path, strerror(errno));
+	out = NULL;
+	if (atomic_load(&failed))
+		_exit(1);
+}
+
+/* Mark each System.map symbol named in @names (one a line, '#' comments),
+   or in the NULL-terminated @fns, in @set; a compiler clone counts as its name. */
+static int mark_names(unsigned char *set, const char *path, const char *const *fns)
+{
+	char line[256];
+	size_t i, len;
+	FILE *f = NULL;
+
+	if (path && !(f = fopen(path, "r"))) {
+		fail("cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		const char *name;
+
+		if (f) {
+			if (!fgets(line, sizeof(line), f))
+				break;
+			line[strcspn(line, "#\r\n")] = '\0';
+			len = strcspn(line, " \t");
+			line[len] = '\0';
+			if (!len)
+				continue;
+			name = line;
+		} else {
+			if (!*fns)
+				break;
+			name = *fns++;
+		}
+		len = strlen(name);
+		for (i = 0; i < ksyms.n; i++)
+			if (!strncmp(ksyms.sym[i].name, name, len) &&
+			    (!ksyms.sym[i].name[len] || ksyms.sym[i].name[len] == '.'))
+				set[i] = 1;
+	}
+	if (f)
+		fclose(f);
+	return 0;
+}
+
+static const char *arg_value(const char *arg, const char *key)
+{
+	size_t len = strlen(key);
+
+	if (strncmp(arg, key, len) || arg[len] != '=' || !arg[len + 1])
+		return NULL;
+	return arg + len + 1;
+}
+
+QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					 int argc, char **argv)
+{
+	const char *map = NULL, *cpus = NULL, *spin = NULL, *v;
+	char err[512];
+	long r;
+	int a;
+
+	for (a = 0; a < argc; a++) {
+		if ((v = arg_value(argv[a], "map")))
+			map = v;
+		else if ((v = arg_value(argv[a], "out")))
+			out_path = v;
+		else if ((v = arg_value(argv[a], "cpus")))
+			cpus = v;
+		else if ((v = arg_value(argv[a], "spin")))
+			spin = v;
+		else {
+			fail("unknown argument '%s': use map=SYSTEM.MAP,out=FILE,cpus=LIST,spin=LIST_FILE", argv[a]);
+			return -1;
+		}
+	}
+	if (!map || !out_path || !cpus || !spin) {
+		fail("missing %s: use -plugin qc-entry.so,map=SYSTEM.MAP,out=FILE,cpus=LIST,spin=LIST_FILE",
+		     !map ? "map=" : !out_path ? "out=" : !cpus ? "cpus=" : "spin=");
+		return -1;
+	}
+	if (!info->system_emulation || strcmp(info->target_name, "x86_64")) {
+		fail("needs qemu-system-x86_64 (this is %s)", info->target_name);
+		return -1;
+	}
+	if (qc_cpulist_parse(cpus, traced, MAX_VCPUS) < 0) {
+		fail("cpus=%s is not a CPU list below %d", cpus, MAX_VCPUS);
+		return -1;
+	}
+	if (ksyms_load(&ksyms, map, err, sizeof(err))) {
+		fail("%s", err);
+		return -1;
+	}
+	r = ksyms_lookup(&ksyms, "sysvec_reschedule_ipi");
+	if (r < 0) {
+		fail("%s has no sysvec_reschedule_ipi: not an x86-64 kernel this plugin knows", map);
+		return -1;
+	}
+	resched_addr = ksyms.sym[r].addr;
+	spin_sym = calloc(ksyms.n, 1);
+	idle_sym = calloc(ksyms.n, 1);
+	if (!spin_sym || !idle_sym) {
+		fail("out of memory");
+		return -1;
+	}
+	if (mark_names(spin_sym, spin, NULL) || mark_names(idle_sym, NULL, idle_fns))
+		return -1;
+	out = fopen(out_path, "w");
+	if (!out) {
+		fail("cannot create '%s': %s", out_path, strerror(errno));
+		return -1;
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
+	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
+	return 0;
+}
