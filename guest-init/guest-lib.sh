@@ -31,9 +31,37 @@ qc_record_facts() {
   "cpus_online": "$(cat /sys/devices/system/cpu/online)",
   "isolated": "$(cat /sys/devices/system/cpu/isolated)",
   "nohz_full": "$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)",
-  "mem_total_kb": $(awk '/^MemTotal/ { print $2 }' /proc/meminfo)
+  "mem_total_kb": $(awk '/^MemTotal/ { print $2 }' /proc/meminfo),
+  "rcu": $(qc_rcu_thresholds)
 }
 JSON
+}
+
+# qc_rcu_thresholds: RCU's forcing thresholds in this boot, as JSON (null
+# for one not read): the kernel's tick rate (hz, measured: jiffies against
+# uptime over a second), the forcing scans' intervals (rcutree's
+# jiffies_till_first_fqs and jiffies_till_next_fqs), and the delay after
+# which a nohz_full CPU in the kernel is forced (jiffies_to_sched_qs, from
+# the kernel's last "scheduler-enlistment delay" line: the parameter
+# jiffies_till_sched_qs reads ULONG_MAX unless it was given at boot).
+qc_rcu_thresholds() {
+	_p=/sys/module/rcutree/parameters
+	_j0=$(awk '/^jiffies:/ { print $2; exit }' /proc/timer_list 2>/dev/null)
+	_u0=$(cut -d' ' -f1 /proc/uptime)
+	sleep 1
+	_j1=$(awk '/^jiffies:/ { print $2; exit }' /proc/timer_list 2>/dev/null)
+	_u1=$(cut -d' ' -f1 /proc/uptime)
+	_hz=null
+	[ -z "$_j0" ] || [ -z "$_j1" ] || _hz=$(awk -v dj=$((_j1 - _j0)) -v u0="$_u0" -v u1="$_u1" 'BEGIN {
+		r = dj / (u1 - u0); best = 0
+		n = split("100 250 300 1000", hz, " ")
+		for (i = 1; i <= n; i++) d = (r - hz[i]) * (r - hz[i]); if (!best || d < bd) { best = hz[i]; bd = d }
+		print best }')
+	_tsq=$(dmesg | sed -n -e 's/.*scheduler-enlistment delay is \([0-9]*\) jiffies.*/\1/p' \
+		-e 's/.*scheduler-enlistment delay to \([0-9]*\) jiffies.*/\1/p' | tail -n1)
+	printf '{"hz": %s, "jiffies_till_first_fqs": %s, "jiffies_till_next_fqs": %s, "jiffies_to_sched_qs": %s}' \
+		"$_hz" "$(cat $_p/jiffies_till_first_fqs 2>/dev/null || echo null)" \
+		"$(cat $_p/jiffies_till_next_fqs 2>/dev/null || echo null)" "${_tsq:-null}"
 }
 
 # qc_online_cpus: bring up the CPUs the kernel left offline (boot.sh boots
