@@ -107,19 +107,47 @@ def judge($policy):
        charged: $o.drain, charged_by_cause: $o.drain_by_cause,
        handoff: $o.drain_handoff, handoff_by_cause: $o.drain_handoff_by_cause,
        indirect: $o.rcu_qs_by_grace_period.drain_requested,
+       # of those, the ones whose kernel stretch was too short on hardware
+       # for RCU to force it (tracing/README.md, "Hardware time")
+       indirect_emulator_timed: ($x.rcu_qs_timing | obj | .indirect | obj | .emulator_timed),
        shared: $o.rcu_qs_by_grace_period.drain_waited,
+       rcu_qs_timing: $x.rcu_qs_timing, mode: $x.mode,
        unknown: $o.classes.unknown, unknown_by_cause: $o.unknown_by_cause,
        origins: {classes: $o.classes, chains: ($o.chains | top_chains)},
        coincidences: $x.charged, coincidences_by_rule: $x.charged_by_rule,
        control: (if $y == null then null else
          {interruptions: $y.interruptions, charged: $yo.drain, unknown: $yo.classes.unknown,
           rcu_qs: $yo.classes.rcu_qs, classes: $yo.classes, coincidences: $y.charged,
-          by_cause: $y.by_cause, chains: ($yo.chains | top_chains)} end),
+          by_cause: $y.by_cause, chains: ($yo.chains | top_chains),
+          rcu_qs_timing: $y.rcu_qs_timing} end),
        liveness: $x.liveness,
        latency_tool: $l.tool, latency_max_us: $l.max_us, latency_p99_us: $l.p99_us,
        refills: $l.refills,
        pcp_primed_pages: $primed[$c]};
   def cpus_of($a; $q): [$isolated[] as $c | {key: $c, value: cpu_record($a; $q; $c)}] | from_entries;
+  # RCU's QS interruptions of the isolated CPUs in the hammer window
+  # against the quiet control of the same boot: is the window's count more
+  # than the control's rate predicts? The two counts are Poisson; given
+  # their sum, the window's share is binomial with p its share of the
+  # time, and p_excess is the chance of a share at least this large by
+  # rate alone (one-sided). null without a control.
+  def binom_tail($n; $k; $p):
+    if $k <= 0 then 1 elif $p >= 1 then 1 elif $p <= 0 then 0 else
+      [range($k; $n + 1) as $i
+       | (($n + 1 | lgamma) - ($i + 1 | lgamma) - ($n - $i + 1 | lgamma)
+          + $i * ($p | log) + ($n - $i) * (1 - $p | log)) | exp] | add end;
+  def rcu_forcing($cpus; $a; $q):
+    ($a.window.duration_ns // null) as $wh | ($q.window.duration_ns // null) as $wq
+    | if $q == null or ($wh | num | not) or ($wq | num | not) or $wh <= 0 or $wq <= 0 then null else
+      ([$cpus[].origins.classes.rcu_qs | numbers] | add // 0) as $n
+      | ([$cpus[].control.rcu_qs | numbers] | add // 0) as $m
+      | ($wh / ($wh + $wq)) as $p
+      | {window: $n, control: $m, window_s: ($wh / 1e9), control_s: ($wq / 1e9),
+         expected: (if $m == 0 then 0 else $m * $wh / $wq end),
+         emulator_timed: ([$cpus[].rcu_qs_timing.emulator_timed | numbers] | add),
+         control_emulator_timed: ([$cpus[].control.rcu_qs_timing.emulator_timed | numbers] | add),
+         p_excess: binom_tail($n + $m; $n; $p)}
+      | .significant = (.p_excess < 0.05) end;
 
   # The verdict rule: tracing/verdict-policy.json's ladder, its verdicts
   # in order, each decided by the condition its "when" names; the first
@@ -143,7 +171,9 @@ def judge($policy):
      # a probe dropped hits the trace cannot place off the isolated CPUs:
      # a send or a drain there may be missing from the trace
      probe_missed: run_wide(($run.unplaced_misses // 0) > 0),
-     rcu_forced_for_drain: on((.indirect // 0) > 0),
+     # RCU forcing for a drain's grace period that hardware could see too:
+     # an emulator-timed one (its stretch too short on hardware) is not
+     rcu_forced_for_drain: on((.indirect // 0) - (.indirect_emulator_timed // 0) > 0),
      lock_handoff: on((.handoff // 0) > 0),
      unprimed: on((.pcp_primed_pages // 0) == 0),
      unexposed: (if $scenario | in($policy.exposure_scenarios) then
@@ -291,6 +321,8 @@ def judge($policy):
        charged_total: ([$cpus[].charged | numbers] | add),
        handoff_total: ([$cpus[].handoff | numbers] | add),
        indirect_total: ([$cpus[].indirect | numbers] | add),
+       indirect_emulator_timed_total: ([$cpus[].indirect_emulator_timed | numbers] | add),
+       hardware_time: ($analysis.hardware_time // {measured: false}),
        shared_total: ([$cpus[].shared | numbers] | add),
        unknown_total: ([$cpus[].unknown | numbers] | add),
        no_sender: no_sender($cpus),
@@ -306,6 +338,7 @@ def judge($policy):
           rcu_qs: ([$cpus[].control.rcu_qs | numbers] | add),
           unknown: ([$cpus[].control.unknown | numbers] | add),
           coincidences: ([$cpus[].control.coincidences | numbers] | add)} end),
+       rcu_forcing: rcu_forcing($cpus; $analysis; $quiet),
        refill: (if $refill == null then null else {refill_ms: $refill.refill_ms, pages: $refill.pages} end),
        plot: {oslat: latency_plot($oslat), refill: latency_plot($refill),
               # (over 1,000 samples, 1,000 order statistics from the

@@ -129,7 +129,11 @@ def is_drain_chain($p): . as $c | any(($p.drain_functions // [])[]; . as $f | $c
 def top_chains($k; sel): map(select(.chain | sel)) | .[:$k] | map("\(.chain | code) ×\(.n | thou)") | join("; ");
 def headline_causal($root):
 	if .verdict == "PASS" then ("no interruption of CPU \(cpus_of | cpulist) was sent by the drain or forced by RCU for " +
-		"a grace period it requested, and every one has a sender")
+		"a grace period it requested, and every one has a sender" +
+		(if (.indirect_emulator_timed_total // 0) > 0 then
+			" (RCU forced \(plural(.indirect_emulator_timed_total; "stretch"; "stretches")) for the drain's grace " +
+			"periods that hardware would have run through before the forcing interval: emulator-timed)"
+		 else "" end))
 	elif .verdict == "FAIL" then
 		("\(plural(.charged_total - (.handoff_total // 0); "interruption"; "interruptions")) sent by the drain to " +
 			"CPU \(verdict_cpus | cpulist)" +
@@ -142,10 +146,13 @@ def headline_causal($root):
 			(if (.indirect_total // 0) > 0 then "; \(.indirect_total | thou) more were RCU forcing for its grace periods" else "" end))
 	elif .verdict == "INDIRECT" then
 		("nothing the drain sent reached an isolated CPU, but " +
-			"\(plural(.indirect_total; "interruption"; "interruptions")) of CPU " +
+			"\(plural(.indirect_total - (.indirect_emulator_timed_total // 0); "interruption"; "interruptions")) of CPU " +
 			"\(verdict_cpus | cpulist) were RCU forcing a quiescent state for a grace period " +
 			"a drain requested (\(.shared_total | thou) more for grace periods a drain only " +
-			"waited on, not charged)")
+			"waited on, not charged" +
+			(if (.indirect_emulator_timed_total // 0) > 0 then
+				"; \(.indirect_emulator_timed_total | thou) more emulator-timed, not charged" else "" end) +
+			(if (.hardware_time.measured // false) then "" else "; not timed against hardware" end) + ")")
 	elif .verdict == "INCONCLUSIVE" and (.unknown_total // 0) == 0 then
 		("\(plural(.probe_misses.unplaced; "probe hit"; "probe hits")) dropped in the window could " +
 			"have been an isolated CPU's (\([.probe_misses.placed[] | select(.unplaced) | "\(.probe | code) \(.missed)"] | join(", "))): " +
@@ -158,6 +165,24 @@ def headline_causal($root):
 	else headline_old($root) end;
 # The evidence a verdict rests on, one item each: the chains that decided
 # it, the window, each isolated CPU, the quiet control, the cross-check.
+# The window's RCU QS interruptions against the quiet control's rate, and
+# how many of them hardware would not have seen (tracing/README.md,
+# "Hardware time").
+def rcu_forcing_text:
+	(.rcu_forcing // null) as $f | (.hardware_time // {}) as $h
+	| (if $f == null then "no quiet control to compare with"
+	   else "\($f.window) in the window (\($f.window_s * 10 | round / 10) s), \($f.control) in the quiet control " +
+		"(\($f.control_s * 10 | round / 10) s), which predicts \($f.expected * 10 | round / 10): " +
+		(if $f.significant then "an excess the control's rate does not explain" else "no excess over it" end) +
+		" (p = \($f.p_excess * 1000 | round / 1000), one-sided)" end)
+	+ "; " +
+	(if $h.measured == true then
+		"timed by the instructions of the stretch each forced reschedule hit (qc-entry, " +
+		"\($h.ns_per_insn) ns an instruction, a force needs \($h.span_ns / 1e6) ms: jiffies_till_next_fqs " +
+		"\($h.jiffies_till_next_fqs) at HZ \($h.hz)): \(.indirect_emulator_timed_total // 0) of the " +
+		"\(.indirect_total // 0) for a drain's grace period emulator-timed" +
+		(if $f != null then ", \($f.emulator_timed // 0) of the window's \($f.window), \($f.control_emulator_timed // 0) of the control's \($f.control)" else "" end)
+	 else "not timed against hardware (no qc-entry counts: run with --count-entries)" end);
 def evidence_items_causal($root):
 	(if .verdict == "FAIL" or .verdict == "CONTENDED" then "chains: \(chains | top_chains(3; is_drain_chain($root.policy)))"
 	 elif .verdict == "INDIRECT" then "chains: \(chains | top_chains(2; test("<- rcu_qs")))"
@@ -171,6 +196,7 @@ def evidence_items_causal($root):
 		else "not measured (the guest recorded no kprobe_profile snapshots)" end)",
 	(. as $v | cpus_of[] as $c | $v.cpus[$c] | cpu_evidence_causal($c)),
 	"control: \(control_causal)",
+	"RCU forcing: \(rcu_forcing_text)",
 	"cross-check: \(cross_check)";
 
 def evidence_items_old($root):
@@ -279,10 +305,12 @@ def deciding($root):
 	| if .verdict == "FAIL" and causal($root) then "\(.charged_total - (.handoff_total // 0) | thou) sent by the drain"
 	elif .verdict == "CONTENDED" then "\(.handoff_total | thou) lock hand-offs by the drain"
 	elif .verdict == "FAIL" then "\(.charged_total | thou) charged"
-	elif .verdict == "INDIRECT" then "\(.indirect_total | thou) forced for its grace periods"
+	elif .verdict == "INDIRECT" then "\(.indirect_total - (.indirect_emulator_timed_total // 0) | thou) forced for its grace periods" +
+		(if .hardware_time.measured == true then " (\(.indirect_emulator_timed_total // 0 | thou) emulator-timed)" else " (not timed)" end)
 	elif .verdict == "INCONCLUSIVE" and causal($root) then "\(.unknown_total | thou) without a sender"
 	elif .verdict == "INCONCLUSIVE" then "\(.charged_total | thou) charged by coincidence"
-	elif .verdict == "PASS" and causal($root) then "0 sent, 0 indirect, 0 unknown"
+	elif .verdict == "PASS" and causal($root) then "0 sent, 0 indirect, 0 unknown" +
+		(if (.indirect_emulator_timed_total // 0) > 0 then " (\(.indirect_emulator_timed_total | thou) emulator-timed)" else "" end)
 	elif .verdict == "PASS" then "0 charged"
 	elif .verdict == "UNEXPOSED" then
 		[$vc[] as $c | $v.cpus[$c] | "CPU \($c): \(.exposure.drains // 0 | thou) < \($root.policy.min_exposure[.workload] // "?")"]
