@@ -15,7 +15,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 # (the defaults read in this shell: the registry is then read once a call)
 qc_series_marked default
 variants=$QC_MARKED scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto rate=
-cost_runs= build=yes decoy= kernel_args=
+cost_runs= build=yes decoy= kernel_args= hwtime=--count-entries
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
@@ -28,9 +28,10 @@ while [ $# -gt 0 ]; do
 	--bench-runs) bench_runs=$2; shift ;;
 	--cost-runs) cost_runs=$2; shift ;;
 	--no-build) build=no ;;
+	--no-hardware-time) hwtime= ;;
 	--decoy) decoy=$2; shift ;;
 	--kernel-arg) qc_check_kernel_arg "$2"; kernel_args="$kernel_args --kernel-arg $2"; shift ;;
-	-h|--help) echo "usage: $0 [--variants LIST (default: those patches/series marks default, $(qc_default_variants))] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--decoy N (the hammer window also runs hammer/decoy.c, N rounds)] [--kernel-arg ARG (one more kernel parameter for the scenario's guests, e.g. rcutree.kthread_prio=20; repeatable)] [--no-build (use the builds there are)]"; exit 0 ;;
+	-h|--help) echo "usage: $0 [--variants LIST (default: those patches/series marks default, $(qc_default_variants))] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--decoy N (the hammer window also runs hammer/decoy.c, N rounds)] [--kernel-arg ARG (one more kernel parameter for the scenario's guests, e.g. rcutree.kthread_prio=20; repeatable)] [--no-build (use the builds there are)] [--no-hardware-time (no qc-entry plugin in the scenario's guests: RCU forcing left untimed)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
@@ -85,7 +86,7 @@ for v in $variants; do
 	i=$((i + 1))
 	step "$i" "$total" "run $v ($scenario, ${duration} s window)"
 	run_in_run "$v" -V "$v" -s "$scenario" -d "$duration" -c "$isolated" --refill "${refill_cpus:-none}" \
-		${rate:+--rate "$rate"} ${decoy:+--param "decoy=$decoy"} $kernel_args
+		${rate:+--rate "$rate"} ${decoy:+--param "decoy=$decoy"} $kernel_args $hwtime
 done
 if [ "$bench_runs" -gt 0 ]; then
 	for v in $variants; do
