@@ -46,16 +46,22 @@ JSON
 # jiffies_till_sched_qs reads ULONG_MAX unless it was given at boot).
 qc_rcu_thresholds() {
 	_p=/sys/module/rcutree/parameters
-	_j0=$(awk '/^jiffies:/ { print $2; exit }' /proc/timer_list 2>/dev/null)
+	# (jiffies start 5 minutes below 2^64: their last 9 digits, mod 1e9)
+	_j0=$(awk '/^jiffies:/ { print substr($2, length($2) - 8) + 0; exit }' /proc/timer_list 2>/dev/null)
 	_u0=$(cut -d' ' -f1 /proc/uptime)
 	sleep 1
-	_j1=$(awk '/^jiffies:/ { print $2; exit }' /proc/timer_list 2>/dev/null)
+	_j1=$(awk '/^jiffies:/ { print substr($2, length($2) - 8) + 0; exit }' /proc/timer_list 2>/dev/null)
 	_u1=$(cut -d' ' -f1 /proc/uptime)
 	_hz=null
-	[ -z "$_j0" ] || [ -z "$_j1" ] || _hz=$(awk -v dj=$((_j1 - _j0)) -v u0="$_u0" -v u1="$_u1" 'BEGIN {
+	[ -z "$_j0" ] || [ -z "$_j1" ] || _hz=$(awk -v j0="$_j0" -v j1="$_j1" -v u0="$_u0" -v u1="$_u1" 'BEGIN {
+		dj = j1 - j0; if (dj < 0) dj += 1000000000
+		if (u1 <= u0) { print "null"; exit }
 		r = dj / (u1 - u0); best = 0
 		n = split("100 250 300 1000", hz, " ")
-		for (i = 1; i <= n; i++) d = (r - hz[i]) * (r - hz[i]); if (!best || d < bd) { best = hz[i]; bd = d }
+		for (i = 1; i <= n; i++) {
+			d = (r - hz[i]) * (r - hz[i])
+			if (!best || d < bd) { best = hz[i]; bd = d }
+		}
 		print best }')
 	_tsq=$(dmesg | sed -n -e 's/.*scheduler-enlistment delay is \([0-9]*\) jiffies.*/\1/p' \
 		-e 's/.*scheduler-enlistment delay to \([0-9]*\) jiffies.*/\1/p' | tail -n1)

@@ -129,10 +129,10 @@ static int forcing_basis(struct ctx *c, struct cpu_result *res, const struct mod
 	const struct entry_count *e = hwtime_find(&c->a->hw, res->cpu, resched_n);
 	unsigned long long insns;
 
-	if (!e)
+	/* an IPI that found user mode: the stretch the forcing saw had ended */
+	if (!e || (at->mode != MODE_USER && e->stretch < 0))
 		return BASIS_UNTIMED;
-	/* an IPI that found user mode: the stretch the forcing saw has ended */
-	insns = at->mode == MODE_USER ? e->prev : e->kernel;
+	insns = at->mode == MODE_USER ? e->prev : (unsigned long long)e->stretch;
 	if (res->rcu_qs_ninsns == res->rcu_qs_insns_alloc) {
 		res->rcu_qs_insns_alloc = res->rcu_qs_insns_alloc ? 2 * res->rcu_qs_insns_alloc : 32;
 		res->rcu_qs_insns = qc_realloc(res->rcu_qs_insns,

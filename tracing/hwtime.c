@@ -44,9 +44,9 @@ int hwtime_load(struct hwtime *h, const char *file, const char *thresholds,
 		struct entry_count e;
 
 		lineno++;
-		if (sscanf(line, "{\"vcpu\":%d,\"n\":%ld,\"kernel\":%llu,\"spin\":%llu,\"prev\":%llu}",
-			   &e.vcpu, &e.n, &e.kernel, &e.spin, &e.prev) != 5 || e.vcpu < 0) {
-			snprintf(err, errlen, "%s:%ld is not a qc-entry line ({\"vcpu\":..,\"n\":..,\"kernel\":..,\"spin\":..,\"prev\":..})",
+		if (sscanf(line, "{\"vcpu\":%d,\"n\":%ld,\"kernel\":%llu,\"spin\":%llu,\"prev\":%llu,\"stretch\":%lld}",
+			   &e.vcpu, &e.n, &e.kernel, &e.spin, &e.prev, &e.stretch) != 6 || e.vcpu < 0) {
+			snprintf(err, errlen, "%s:%ld is not a qc-entry line ({\"vcpu\":..,\"n\":..,\"kernel\":..,\"spin\":..,\"prev\":..,\"stretch\":..})",
 				 file, lineno);
 			fclose(f);
 			return -1;

@@ -3,10 +3,11 @@
  * hwtime: would hardware have seen this RCU forcing? Under TCG the guest
  * runs tens of times slower than hardware while jiffies follow the host's
  * clock, so one short kernel entry can outlast RCU's forcing interval. The
- * qc-entry plugin (bench/plugin/qc-entry.c) counts, at each reschedule
- * IPI of an isolated vCPU, the kernel instructions of the stretch it
- * interrupted; at a stated rate (ns_per_insn) that is the stretch's
- * hardware duration. RCU forces a nohz_full CPU only when it saw the CPU
+ * qc-entry plugin (bench/plugin/qc-entry.c) counts, for each reschedule
+ * IPI of an isolated vCPU, the kernel instructions of the whole stretch
+ * it interrupted; at a stated rate (ns_per_insn) that is the stretch's
+ * hardware duration. (The whole stretch, not the part before the IPI: on
+ * hardware a stretch long enough is forced later in it, if not as early.) RCU forces a nohz_full CPU only when it saw the CPU
  * inside one stretch at two forcing scans at least jiffies_till_next_fqs
  * jiffies apart, more than (next_fqs - 1) tick periods of real time
  * (span_ns). A forced interruption whose stretch is shorter than that on
@@ -29,6 +30,7 @@ struct entry_count {
 	int vcpu;
 	long n;				/* its reschedule IPI number since boot */
 	unsigned long long kernel, spin, prev;
+	long long stretch;		/* the whole stretch it hit, -1: not known */
 };
 
 struct hwtime {

@@ -16,16 +16,20 @@
  * sees as quiescent). Instructions in spin-waits, which grow with
  * emulated time and not with the work (spin-wait.list: lock slow paths,
  * csd waits), are counted apart. At the first instruction of
- * sysvec_reschedule_ipi it writes one line for a vCPU of cpus=:
+ * sysvec_reschedule_ipi it notes the IPI, and when the stretch ends it
+ * writes one line for each IPI that reached it on a vCPU of cpus=:
  *
- *   {"vcpu":3,"n":57,"kernel":123456,"spin":0,"prev":2345}
+ *   {"vcpu":3,"n":57,"kernel":123456,"spin":0,"prev":2345,"stretch":234567}
  *
  * n: that vCPU's reschedule IPIs since boot (from 1), the kernel's own
  * count (/proc/interrupts RES) that the guest writes into each trace, so
  * that each traced reschedule_entry is matched to its line by order: the
- * trace and the plugin share no clock. kernel: the stretch so far; prev:
- * the stretch before it (an IPI that reaches a CPU in user mode finds a
- * new stretch, its own entry: the kernel entry the forcing saw ended).
+ * trace and the plugin share no clock. kernel: the stretch so far when
+ * the IPI came; stretch: the whole stretch, once it ended (-1: it had
+ * not when QEMU exited, or more than MAX_PENDING IPIs came in it); prev:
+ * the whole stretch before it (an IPI that reaches a CPU in user mode
+ * finds a new stretch, its own entry: the kernel entry the forcing saw
+ * had ended). Lines come in the order the stretches end.
  *
  * Counting is per translation block (one callback each time a block
  * starts, adding its instruction count), not per instruction: a block
@@ -52,7 +56,7 @@
 
 QC_PLUGIN_EXPORT int qemu_plugin_version = QC_PLUGIN_API_VERSION;
 
-enum { MAX_VCPUS = 64 };
+enum { MAX_VCPUS = 64, MAX_PENDING = 32 };
 /* A block's class, in the low bits of its callback's userdata. */
 enum { USER, KERNEL, SPIN, IDLE, CLASS_BITS = 2 };
 
@@ -60,10 +64,18 @@ static const char *const idle_fns[] = {
 	"do_idle", "default_idle", "default_idle_call", "cpuidle_enter_state", NULL
 };
 
+/* A reschedule IPI waiting for its stretch to end. */
+struct pending {
+	unsigned long n;
+	uint64_t kernel, spin, prev;
+};
+
 struct vcpu {
 	int in_kernel;
 	uint64_t kernel, spin, prev;	/* this stretch; the one before */
 	unsigned long resched;		/* reschedule IPIs so far */
+	struct pending pending[MAX_PENDING];
+	int npending;
 } __attribute__((aligned(64)));
 
 static struct ksyms ksyms;
@@ -91,6 +103,26 @@ static void fail(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+static void put_line(unsigned int index, const struct pending *p, long long stretch)
+{
+	pthread_mutex_lock(&out_lock);
+	fprintf(out, "{\"vcpu\":%u,\"n\":%lu,\"kernel\":%llu,\"spin\":%llu,\"prev\":%llu,\"stretch\":%lld}\n",
+		index, p->n, (unsigned long long)p->kernel, (unsigned long long)p->spin,
+		(unsigned long long)p->prev, stretch);
+	pthread_mutex_unlock(&out_lock);
+	atomic_fetch_add(&lines, 1);
+}
+
+/* The stretch ended: its IPIs' lines, with its whole length. */
+static void flush(unsigned int index, struct vcpu *v, long long stretch)
+{
+	int i;
+
+	for (i = 0; i < v->npending; i++)
+		put_line(index, &v->pending[i], stretch);
+	v->npending = 0;
+}
+
 static void on_block(unsigned int index, void *udata)
 {
 	uintptr_t u = (uintptr_t)udata;
@@ -104,6 +136,7 @@ static void on_block(unsigned int index, void *udata)
 	case USER:
 	case IDLE:
 		if (v->in_kernel || v->kernel || v->spin) {
+			flush(index, v, (long long)v->kernel);
 			v->prev = v->kernel;
 			v->kernel = v->spin = 0;
 		}
@@ -122,6 +155,7 @@ static void on_block(unsigned int index, void *udata)
 
 static void on_resched(unsigned int index, void *udata)
 {
+	struct pending p;
 	struct vcpu *v;
 
 	(void)udata;
@@ -131,12 +165,11 @@ static void on_resched(unsigned int index, void *udata)
 	v->resched++;
 	if (!traced[index])
 		return;
-	pthread_mutex_lock(&out_lock);
-	fprintf(out, "{\"vcpu\":%u,\"n\":%lu,\"kernel\":%llu,\"spin\":%llu,\"prev\":%llu}\n",
-		index, v->resched, (unsigned long long)v->kernel,
-		(unsigned long long)v->spin, (unsigned long long)v->prev);
-	pthread_mutex_unlock(&out_lock);
-	atomic_fetch_add(&lines, 1);
+	p = (struct pending){ v->resched, v->kernel, v->spin, v->prev };
+	if (v->npending == MAX_PENDING)
+		put_line(index, &p, -1);
+	else
+		v->pending[v->npending++] = p;
 }
 
 /* A block's class: by its first instruction's address (a block lies in one function's page). */
@@ -174,8 +207,13 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 {
+	unsigned int i;
+
 	(void)id;
 	(void)udata;
+	/* (the vCPUs are stopped: their stretches never ended) */
+	for (i = 0; i < MAX_VCPUS; i++)
+		flush(i, &vcpus[i], -1);
 	if (!atomic_load(&lines))
 		fail("no reschedule IPI reached a vCPU of cpus=: nothing counted in '%s'", out_path);
 	if (out && fclose(out))
