@@ -119,8 +119,8 @@ struct irq_rec {
 	long callbacks;
 	unsigned long long prev_exit;	/* the previous record's return */
 	struct mode_at at;		/* the mode its entry found (mode.h) */
-	long resched_n;			/* a reschedule vector: its ordinal on
-					   this CPU in the trace (from 1), else 0 */
+	int vec;			/* a vector qc-entry counts (HW_*), or -1 */
+	long vec_n;			/* its ordinal on this CPU in the trace (from 1) */
 	int rcu_basis;			/* the CPU's rcu_basis at its entry */
 };
 
@@ -157,10 +157,11 @@ struct cpu_state {
 	   another dependency does */
 	bool tick_held_by_rcu, tick_held_other;
 	struct cpu_mode mode;	/* user, kernel or idle (mode.h) */
-	long resched_seen;	/* reschedule vectors entered so far */
+	long vec_seen[HW_NVEC];	/* entries of each counted vector so far */
 	/* the timing basis of the RCU forcing that this CPU's current hold
 	   of its tick for RCU follows (explain.c rcu_timing), 0: none */
 	int rcu_basis;
+	unsigned long long rcu_stretch;	/* that forcing's stretch, in instructions */
 };
 
 struct ctx {

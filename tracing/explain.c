@@ -111,28 +111,34 @@ static bool rcu_split(struct ctx *c, struct cpu_result *res, const struct origin
 }
 
 /*
- * An RCU QS interruption's timing basis (hwtime.h). A forcing reschedule
- * IPI whose stretch the plugin counted is emulator-timed when that many
- * instructions at the stated rate take less than the span a force needs,
- * else hardware-plausible; one without a count is untimed. What follows a
+ * An RCU QS interruption's timing basis (hwtime.h). One whose stretch the
+ * plugin counted is emulator-timed when that many instructions at the
+ * stated rate take less than the span a force needs, else
+ * hardware-plausible; one without a count is untimed. What follows a
  * forcing on its CPU (the forcing's own IPI entering the kernel sets the
  * RCU tick dependency: its irq_work kick, then the ticks kept for RCU) is
  * that forcing's doing, so it takes the basis of the CPU's last forcing
  * while the tick stays held for RCU (a tick_stop without RCU's dependency
- * ends it); untimed if none was seen. @requested: a drain's grace period.
+ * ends it). A hold that no forcing began (RCU's urgency after
+ * jiffies_to_sched_qs, set from an interrupt the CPU took in the kernel)
+ * is timed by the stretch its first counted interrupt hit: the urgency
+ * too needs one stretch from a forcing scan's snapshot on, longer than
+ * the span. @requested: a drain's grace period.
  */
 enum { BASIS_NONE, BASIS_EMULATOR, BASIS_HARDWARE, BASIS_UNTIMED };
 
-static int forcing_basis(struct ctx *c, struct cpu_result *res, const struct mode_at *at,
-			 long resched_n)
+static int stretch_basis(struct ctx *c, struct cpu_state *s, const struct mode_at *at,
+			 int vec, long vec_n)
 {
-	const struct entry_count *e = hwtime_find(&c->a->hw, res->cpu, resched_n);
+	struct cpu_result *res = s->res;
+	const struct entry_count *e = hwtime_find(&c->a->hw, vec, res->cpu, vec_n);
 	unsigned long long insns;
 
 	/* an IPI that found user mode: the stretch the forcing saw had ended */
 	if (!e || (at->mode != MODE_USER && e->stretch < 0))
 		return BASIS_UNTIMED;
 	insns = at->mode == MODE_USER ? e->prev : (unsigned long long)e->stretch;
+	s->rcu_stretch = insns;
 	if (res->rcu_qs_ninsns == res->rcu_qs_insns_alloc) {
 		res->rcu_qs_insns_alloc = res->rcu_qs_insns_alloc ? 2 * res->rcu_qs_insns_alloc : 32;
 		res->rcu_qs_insns = qc_realloc(res->rcu_qs_insns,
@@ -145,7 +151,7 @@ static int forcing_basis(struct ctx *c, struct cpu_result *res, const struct mod
 static const char *const basis_names[] = { NULL, "emulator_timed", "hardware_plausible", "untimed" };
 
 static int rcu_timing(struct ctx *c, struct cpu_state *s, const struct interruption *in,
-		      const struct mode_at *at, long resched_n, bool requested)
+		      const struct mode_at *at, bool requested)
 {
 	struct cpu_result *res = s->res;
 	int basis;
@@ -153,9 +159,10 @@ static int rcu_timing(struct ctx *c, struct cpu_state *s, const struct interrupt
 	/* (the hold as it was when the interruption entered: its own exit
 	   may have ended it by now) */
 	int held = s->rec.open ? s->rec.rcu_basis : s->rcu_basis;
+	int vec = s->rec.open ? s->rec.vec : -1;
 
-	if (resched_n)
-		basis = s->rcu_basis = forcing_basis(c, res, at, resched_n);
+	if (vec == HW_RES || (vec >= 0 && !held))
+		basis = s->rcu_basis = stretch_basis(c, s, at, vec, s->rec.vec_n);
 	else
 		basis = held ? held : BASIS_UNTIMED;
 	if (!in_window(c, in->ns))
@@ -206,7 +213,8 @@ static void mode_record(struct cpu_result *res, const struct origin *org,
 /* --explain: one interruption of the window and its senders, one JSON line. */
 static void explain_line(struct ctx *c, const struct interruption *in,
 			 const struct origin *org, bool drain, bool handoff, bool path,
-			 const struct mode_at *at, long resched_n, int basis)
+			 const struct mode_at *at, int vec, long vec_n, int basis,
+			 unsigned long long stretch)
 {
 	FILE *f = c->a->explain;
 	int i;
@@ -217,10 +225,12 @@ static void explain_line(struct ctx *c, const struct interruption *in,
 	fprintf(f, ", \"mode\": \"%s\", \"dwell_ns\": %lld, \"entry\": ",
 		qc_mode_names[at->mode], at->dwell_ns);
 	qc_json_str(f, at->entry);
-	if (resched_n)
-		fprintf(f, ", \"resched_n\": %ld", resched_n);
+	if (vec >= 0)
+		fprintf(f, ", \"counted\": {\"vec\": \"%s\", \"n\": %ld}", hwtime_count[vec], vec_n);
 	if (basis)
 		fprintf(f, ", \"timing\": \"%s\"", basis_names[basis]);
+	if (basis == BASIS_EMULATOR || basis == BASIS_HARDWARE)
+		fprintf(f, ", \"stretch_insns\": %llu", stretch);
 	fprintf(f, ", \"class\": \"%s\", \"adopted\": %s, \"drain\": %s, \"handoff\": %s",
 		origin_class_names[org->cls], org->adopted ? "true" : "false", drain ? "true" : "false",
 		handoff ? "true" : "false");
@@ -297,7 +307,8 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	bool drain, handoff = false, path = false;
 	int basis = BASIS_NONE;
 	struct mode_at at = s->rec.open ? s->rec.at : mode_at(&s->mode, ts);
-	long resched_n = s->rec.open ? s->rec.resched_n : 0;
+	int vec = s->rec.open ? s->rec.vec : -1;
+	long vec_n = s->rec.open ? s->rec.vec_n : 0;
 
 	if (!c->origins.probes)
 		return;
@@ -327,8 +338,8 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		counter_add(&res->origin_path_by_cause, cause, 1);
 	}
 	if (org.cls == ORIGIN_RCU_QS)
-		basis = rcu_timing(c, s, &in, &at, resched_n, rcu_split(c, res, &org, ts));
+		basis = rcu_timing(c, s, &in, &at, rcu_split(c, res, &org, ts));
 	mode_record(res, &org, &at);
 	if (c->a->explain)
-		explain_line(c, &in, &org, drain, handoff, path, &at, resched_n, basis);
+		explain_line(c, &in, &org, drain, handoff, path, &at, vec, vec_n, basis, s->rcu_stretch);
 }

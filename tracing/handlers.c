@@ -113,11 +113,11 @@ static int origins_scan(struct qc_ev *e)
 	return 0;
 }
 
-/* A vector's entry: the send side's (origins), and a reschedule's number. */
+/* A vector's entry: the send side's (origins), and its number (hwtime.h). */
 static int vector_scan(struct qc_ev *e)
 {
-	if (e->c->before && !strcmp(e->ei->stem, "reschedule"))
-		hwtime_resched(&e->c->a->hw, e->cpu);
+	if (e->c->before)
+		hwtime_entry(&e->c->a->hw, hwtime_vec(e->ei->stem), e->cpu);
 	return origins_scan(e);
 }
 
@@ -126,15 +126,17 @@ static int vector_scan(struct qc_ev *e)
 static int vector_entry(struct qc_ev *e)
 {
 	char buf[CAUSE_LEN];
-	bool resched = !strcmp(e->ei->stem, "reschedule");
+	int vec = hwtime_vec(e->ei->stem);
 
-	if (resched)
-		e->s->resched_seen++;
+	if (vec >= 0)
+		e->s->vec_seen[vec]++;
 	snprintf(buf, sizeof(buf), "irq_vectors:%s", e->ei->stem);
 	hard_entry(e->c, e->s, e->ts, FRAME_VECTOR, -1, e->ei->stem, buf);
-	/* (a top-level vector opened the record: it is the reschedule's) */
-	if (resched && e->s->hard == 1)
-		e->s->rec.resched_n = e->s->resched_seen;
+	/* (a top-level vector opened the record: its number is the record's) */
+	if (vec >= 0 && e->s->hard == 1) {
+		e->s->rec.vec = vec;
+		e->s->rec.vec_n = e->s->vec_seen[vec];
+	}
 	return 0;
 }
 

@@ -11,10 +11,25 @@
 #include "hwtime.h"
 #include "qc-util.h"
 
+const char *const hwtime_vector[HW_NVEC] = { "reschedule", "irq_work", "local_timer" };
+const char *const hwtime_count[HW_NVEC] = { "RES", "IWI", "LOC" };
+
+int hwtime_vec(const char *name)
+{
+	int v;
+
+	for (v = 0; v < HW_NVEC; v++)
+		if (!strcmp(name, hwtime_vector[v]))
+			return v;
+	return -1;
+}
+
 static int by_vcpu_n(const void *a, const void *b)
 {
 	const struct entry_count *x = a, *y = b;
 
+	if (x->vec != y->vec)
+		return x->vec < y->vec ? -1 : 1;
 	if (x->vcpu != y->vcpu)
 		return x->vcpu < y->vcpu ? -1 : 1;
 	return x->n < y->n ? -1 : x->n > y->n;
@@ -42,12 +57,21 @@ int hwtime_load(struct hwtime *h, const char *file, const char *thresholds,
 	}
 	while (fgets(line, sizeof(line), f)) {
 		struct entry_count e;
+		char vec[8];
 
 		lineno++;
-		if (sscanf(line, "{\"vcpu\":%d,\"n\":%ld,\"kernel\":%llu,\"spin\":%llu,\"prev\":%llu,\"stretch\":%lld}",
-			   &e.vcpu, &e.n, &e.kernel, &e.spin, &e.prev, &e.stretch) != 6 || e.vcpu < 0) {
-			snprintf(err, errlen, "%s:%ld is not a qc-entry line ({\"vcpu\":..,\"n\":..,\"kernel\":..,\"spin\":..,\"prev\":..,\"stretch\":..})",
+		if (sscanf(line, "{\"vcpu\":%d,\"vec\":\"%7[A-Z]\",\"n\":%ld,\"kernel\":%llu,\"spin\":%llu,\"prev\":%llu,\"stretch\":%lld}",
+			   &e.vcpu, vec, &e.n, &e.kernel, &e.spin, &e.prev, &e.stretch) != 7 || e.vcpu < 0) {
+			snprintf(err, errlen, "%s:%ld is not a qc-entry line ({\"vcpu\":..,\"vec\":..,\"n\":..,\"kernel\":..,\"spin\":..,\"prev\":..,\"stretch\":..})",
 				 file, lineno);
+			fclose(f);
+			return -1;
+		}
+		for (e.vec = 0; e.vec < HW_NVEC && strcmp(vec, hwtime_count[e.vec]); e.vec++)
+			;
+		if (e.vec == HW_NVEC) {
+			snprintf(err, errlen, "%s:%ld counts a vector \"%s\" the analyzer does not know (RES, IWI, LOC)",
+				 file, lineno, vec);
 			fclose(f);
 			return -1;
 		}
@@ -63,49 +87,64 @@ int hwtime_load(struct hwtime *h, const char *file, const char *thresholds,
 	return 0;
 }
 
-void hwtime_resched(struct hwtime *h, int cpu)
+void hwtime_entry(struct hwtime *h, int vec, int cpu)
 {
-	if (cpu >= 0 && cpu < HWTIME_CPUS)
-		h->traced[cpu]++;
+	if (vec >= 0 && cpu >= 0 && cpu < HWTIME_CPUS)
+		h->traced[vec][cpu]++;
 }
 
 /*
- * At the first marker each CPU's count says how many IPIs came before the
- * first traced one (those traced before the marker are in it too); at the
- * last, the trace must hold every IPI counted in between.
+ * "qc: RES counts N0 N1 ...": at a vector's first marker each CPU's count
+ * says how many came before the first traced one (those traced before the
+ * marker are in it too); at the last, the trace must hold every one
+ * counted in between.
  */
 void hwtime_marker(struct hwtime *h, const char *text)
 {
 	long counts[HWTIME_CPUS];
-	const char *p = text + strlen(QC_MARK_RESCHED);
-	int n = 0, cpu, used;
+	char name[8];
+	const char *p;
+	int vec, n = 0, cpu, used;
 
-	if (strncmp(text, QC_MARK_RESCHED, strlen(QC_MARK_RESCHED)))
+	if (sscanf(text, "qc: %7[A-Z] counts%n", name, &used) != 1)
 		return;
+	for (vec = 0; vec < HW_NVEC && strcmp(name, hwtime_count[vec]); vec++)
+		;
+	if (vec == HW_NVEC)
+		return;
+	p = text + used;
 	while (n < HWTIME_CPUS && sscanf(p, "%ld%n", &counts[n], &used) == 1) {
 		p += used;
 		n++;
 	}
 	for (cpu = 0; cpu < n; cpu++) {
-		if (!h->nmarks) {
-			h->base[cpu] = counts[cpu] - h->traced[cpu];
-			h->first_counts[cpu] = counts[cpu];
-			h->matched[cpu] = 0;
-		} else {
-			h->matched[cpu] = counts[cpu] - h->base[cpu] == h->traced[cpu] ? 1 : -1;
-		}
+		if (!h->nmarks[vec])
+			h->base[vec][cpu] = counts[cpu] - h->traced[vec][cpu];
+		else
+			h->matched[vec][cpu] = counts[cpu] - h->base[vec][cpu] == h->traced[vec][cpu] ? 1 : -1;
 	}
-	h->nmarks++;
+	h->nmarks[vec]++;
 }
 
-const struct entry_count *hwtime_find(const struct hwtime *h, int cpu, long traced)
+const struct entry_count *hwtime_find(const struct hwtime *h, int vec, int cpu, long traced)
 {
-	struct entry_count key = { .vcpu = cpu };
+	struct entry_count key = { .vec = vec, .vcpu = cpu };
 
-	if (!h->measured || cpu < 0 || cpu >= HWTIME_CPUS || h->matched[cpu] != 1 || traced < 1)
+	if (!h->measured || vec < 0 || cpu < 0 || cpu >= HWTIME_CPUS || h->matched[vec][cpu] != 1 ||
+	    traced < 1)
 		return NULL;
-	key.n = h->base[cpu] + traced;
+	key.n = h->base[vec][cpu] + traced;
 	return bsearch(&key, h->v, h->nv, sizeof(*h->v), by_vcpu_n);
+}
+
+bool hwtime_numbered(const struct hwtime *h, int cpu)
+{
+	int vec;
+
+	for (vec = 0; vec < HW_NVEC; vec++)
+		if (cpu < 0 || cpu >= HWTIME_CPUS || h->matched[vec][cpu] != 1)
+			return false;
+	return true;
 }
 
 void hwtime_free(struct hwtime *h)

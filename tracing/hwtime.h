@@ -14,9 +14,10 @@
  * hardware is emulator-timed. tracing/README.md, "Hardware time".
  *
  * The plugin and the trace share no clock: the plugin numbers each vCPU's
- * reschedule IPIs from boot, as the kernel's RES count does, and the
- * guest writes those counts into the trace at its start and end
- * ("qc: resched counts N0 N1 ..."), so each traced IPI's number is known.
+ * reschedule IPIs, irq_work IPIs and local timer ticks from boot, as the
+ * kernel's RES, IWI and LOC counts do, and the guest writes those counts
+ * into the trace at its start and end ("qc: RES counts N0 N1 ..."), so
+ * each traced vector entry's number is known.
  */
 #ifndef QC_HWTIME_H
 #define QC_HWTIME_H
@@ -24,11 +25,16 @@
 #include <stdbool.h>
 
 #define HWTIME_CPUS 64
-#define QC_MARK_RESCHED "qc: resched counts "
+
+/* The vectors counted: the trace's name, the kernel's count's name. */
+enum { HW_RES, HW_IWI, HW_LOC, HW_NVEC };
+extern const char *const hwtime_vector[HW_NVEC];	/* "reschedule", ... */
+extern const char *const hwtime_count[HW_NVEC];		/* "RES", ... */
 
 struct entry_count {
+	int vec;
 	int vcpu;
-	long n;				/* its reschedule IPI number since boot */
+	long n;				/* its number of that vector since boot */
 	unsigned long long kernel, spin, prev;
 	long long stretch;		/* the whole stretch it hit, -1: not known */
 };
@@ -40,14 +46,13 @@ struct hwtime {
 	unsigned long long span_ns;	/* the shortest span a force needs */
 	struct entry_count *v;		/* sorted by vcpu, then n */
 	long nv;
-	/* pass 1: traced reschedule IPIs per CPU so far, and the markers */
-	long traced[HWTIME_CPUS];
-	int nmarks;
-	long base[HWTIME_CPUS];		/* number of the IPI before the first traced */
-	long first_counts[HWTIME_CPUS];
-	/* per CPU: 1 the trace holds every IPI between the markers, -1 it
-	   does not (so its IPIs cannot be numbered), 0 no marker */
-	int matched[HWTIME_CPUS];
+	/* pass 1, per vector and CPU: traced entries so far, the markers */
+	long traced[HW_NVEC][HWTIME_CPUS];
+	int nmarks[HW_NVEC];
+	long base[HW_NVEC][HWTIME_CPUS];	/* number of the one before the first traced */
+	/* 1 the trace holds every one counted between the markers, -1 it
+	   does not (so they cannot be numbered), 0 no marker */
+	int matched[HW_NVEC][HWTIME_CPUS];
 };
 
 /*
@@ -56,11 +61,15 @@ struct hwtime {
  */
 int hwtime_load(struct hwtime *h, const char *file, const char *thresholds,
 		char *err, int errlen);
-/* Pass 1: a reschedule IPI traced on @cpu; a "qc: " marker's @text. */
-void hwtime_resched(struct hwtime *h, int cpu);
+/* The vector HW_* of a trace's vector name ("reschedule"), or -1. */
+int hwtime_vec(const char *name);
+/* Pass 1: vector @vec entered on @cpu; a "qc: " marker's @text. */
+void hwtime_entry(struct hwtime *h, int vec, int cpu);
 void hwtime_marker(struct hwtime *h, const char *text);
-/* The count of @cpu's @traced-th reschedule IPI in the trace (from 1), or NULL. */
-const struct entry_count *hwtime_find(const struct hwtime *h, int cpu, long traced);
+/* The count of @cpu's @traced-th @vec in the trace (from 1), or NULL. */
+const struct entry_count *hwtime_find(const struct hwtime *h, int vec, int cpu, long traced);
+/* Were @cpu's entries of every vector numbered? */
+bool hwtime_numbered(const struct hwtime *h, int cpu);
 void hwtime_free(struct hwtime *h);
 
 #endif

@@ -205,7 +205,7 @@ static void json_hwtime(FILE *f, const struct analysis *a)
 	for (i = 0; i < a->ncpus; i++) {
 		cpu = a->cpus[i];
 		fprintf(f, "%s\"%d\": %s", i ? ", " : "", cpu,
-			cpu < HWTIME_CPUS && a->hw.matched[cpu] == 1 ? "true" : "false");
+			hwtime_numbered(&a->hw, cpu) ? "true" : "false");
 	}
 	fprintf(f, "}}");
 }

@@ -94,6 +94,7 @@ void rec_open(struct ctx *c, struct cpu_state *s, unsigned long long ts)
 	s->rec.ts = ts;
 	s->rec.prev_exit = prev_exit;
 	s->rec.at = mode_at(&s->mode, ts);
+	s->rec.vec = -1;
 	s->rec.rcu_basis = s->rcu_basis;
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * qc-entry: a QEMU TCG plugin (API version 4, QEMU 10.0: qemu-plugin-api.h)
- * that says how much work an isolated CPU's kernel entry held when a
- * reschedule IPI reached it, in guest instructions: the work hardware
- * would time, where TCG's clock does not (issue 35, tracing/README.md,
+ * that says how much work an isolated CPU's kernel entry held when an
+ * interrupt that RCU's forcing causes reached it (a reschedule IPI, an
+ * irq_work IPI, a local timer tick), in guest instructions: the work
+ * hardware would time, where TCG's clock does not (tracing/README.md,
  * "Hardware time").
  *
  *   qemu-system-x86_64 ... -plugin qc-entry.so,map=System.map,out=entry.jsonl,
@@ -16,20 +17,22 @@
  * sees as quiescent). Instructions in spin-waits, which grow with
  * emulated time and not with the work (spin-wait.list: lock slow paths,
  * csd waits), are counted apart. At the first instruction of
- * sysvec_reschedule_ipi it notes the IPI, and when the stretch ends it
- * writes one line for each IPI that reached it on a vCPU of cpus=:
+ * the first instruction of sysvec_reschedule_ipi, sysvec_irq_work and
+ * sysvec_apic_timer_interrupt it notes the interrupt, and when the
+ * stretch ends it writes one line for each that reached it on a vCPU of
+ * cpus=:
  *
- *   {"vcpu":3,"n":57,"kernel":123456,"spin":0,"prev":2345,"stretch":234567}
+ *   {"vcpu":3,"vec":"RES","n":57,"kernel":123456,"spin":0,"prev":2345,"stretch":234567}
  *
- * n: that vCPU's reschedule IPIs since boot (from 1), the kernel's own
- * count (/proc/interrupts RES) that the guest writes into each trace, so
- * that each traced reschedule_entry is matched to its line by order: the
- * trace and the plugin share no clock. kernel: the stretch so far when
- * the IPI came; stretch: the whole stretch, once it ended (-1: it had
- * not when QEMU exited, or more than MAX_PENDING IPIs came in it); prev:
- * the whole stretch before it (an IPI that reaches a CPU in user mode
- * finds a new stretch, its own entry: the kernel entry the forcing saw
- * had ended). Lines come in the order the stretches end.
+ * vec and n: that vCPU's interrupts of that vector since boot (from 1),
+ * the kernel's own count (/proc/interrupts RES, IWI, LOC) that the guest
+ * writes into each trace, so that each traced vector entry is matched to
+ * its line by order: the trace and the plugin share no clock. kernel: the
+ * stretch so far when it came; stretch: the whole stretch, once it ended
+ * (-1: it had not when QEMU exited, or more than MAX_PENDING interrupts
+ * came in it); prev: the whole stretch before it (one that reaches a CPU
+ * in user mode finds a new stretch, its own entry: the kernel entry the
+ * forcing saw had ended). Lines come in the order the stretches end.
  *
  * Counting is per translation block (one callback each time a block
  * starts, adding its instruction count), not per instruction: a block
@@ -57,6 +60,13 @@
 QC_PLUGIN_EXPORT int qemu_plugin_version = QC_PLUGIN_API_VERSION;
 
 enum { MAX_VCPUS = 64, MAX_PENDING = 32 };
+
+/* The vectors counted: their handlers, and /proc/interrupts' names. */
+enum { VEC_RES, VEC_IWI, VEC_LOC, NVEC };
+static const char *const vec_fn[NVEC] = {
+	"sysvec_reschedule_ipi", "sysvec_irq_work", "sysvec_apic_timer_interrupt"
+};
+static const char *const vec_name[NVEC] = { "RES", "IWI", "LOC" };
 /* A block's class, in the low bits of its callback's userdata. */
 enum { USER, KERNEL, SPIN, IDLE, CLASS_BITS = 2 };
 
@@ -64,8 +74,9 @@ static const char *const idle_fns[] = {
 	"do_idle", "default_idle", "default_idle_call", "cpuidle_enter_state", NULL
 };
 
-/* A reschedule IPI waiting for its stretch to end. */
+/* An interrupt waiting for its stretch to end. */
 struct pending {
+	int vec;
 	unsigned long n;
 	uint64_t kernel, spin, prev;
 };
@@ -73,7 +84,7 @@ struct pending {
 struct vcpu {
 	int in_kernel;
 	uint64_t kernel, spin, prev;	/* this stretch; the one before */
-	unsigned long resched;		/* reschedule IPIs so far */
+	unsigned long count[NVEC];	/* interrupts of each vector so far */
 	struct pending pending[MAX_PENDING];
 	int npending;
 } __attribute__((aligned(64)));
@@ -81,7 +92,7 @@ struct vcpu {
 static struct ksyms ksyms;
 static unsigned char *spin_sym;	/* per System.map index: a spin-wait */
 static unsigned char *idle_sym;
-static uint64_t resched_addr;
+static uint64_t vec_addr[NVEC];
 static struct vcpu vcpus[MAX_VCPUS];
 static unsigned char traced[MAX_VCPUS];
 static FILE *out;
@@ -106,8 +117,8 @@ static void fail(const char *fmt, ...)
 static void put_line(unsigned int index, const struct pending *p, long long stretch)
 {
 	pthread_mutex_lock(&out_lock);
-	fprintf(out, "{\"vcpu\":%u,\"n\":%lu,\"kernel\":%llu,\"spin\":%llu,\"prev\":%llu,\"stretch\":%lld}\n",
-		index, p->n, (unsigned long long)p->kernel, (unsigned long long)p->spin,
+	fprintf(out, "{\"vcpu\":%u,\"vec\":\"%s\",\"n\":%lu,\"kernel\":%llu,\"spin\":%llu,\"prev\":%llu,\"stretch\":%lld}\n",
+		index, vec_name[p->vec], p->n, (unsigned long long)p->kernel, (unsigned long long)p->spin,
 		(unsigned long long)p->prev, stretch);
 	pthread_mutex_unlock(&out_lock);
 	atomic_fetch_add(&lines, 1);
@@ -153,19 +164,19 @@ static void on_block(unsigned int index, void *udata)
 	}
 }
 
-static void on_resched(unsigned int index, void *udata)
+static void on_vector(unsigned int index, void *udata)
 {
+	int vec = (int)(uintptr_t)udata;
 	struct pending p;
 	struct vcpu *v;
 
-	(void)udata;
 	if (index >= MAX_VCPUS)
 		return;
 	v = &vcpus[index];
-	v->resched++;
+	v->count[vec]++;
 	if (!traced[index])
 		return;
-	p = (struct pending){ v->resched, v->kernel, v->spin, v->prev };
+	p = (struct pending){ vec, v->count[vec], v->kernel, v->spin, v->prev };
 	if (v->npending == MAX_PENDING)
 		put_line(index, &p, -1);
 	else
@@ -198,10 +209,13 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 					     (void *)(n << CLASS_BITS | block_class(vaddr)));
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t a = qemu_plugin_insn_vaddr(insn);
+		int v;
 
-		if (qemu_plugin_insn_vaddr(insn) == resched_addr)
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_resched,
-							       QEMU_PLUGIN_CB_NO_REGS, NULL);
+		for (v = 0; v < NVEC; v++)
+			if (a == vec_addr[v])
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_vector, QEMU_PLUGIN_CB_NO_REGS,
+								       (void *)(uintptr_t)v);
 	}
 }
 
@@ -215,7 +229,7 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	for (i = 0; i < MAX_VCPUS; i++)
 		flush(i, &vcpus[i], -1);
 	if (!atomic_load(&lines))
-		fail("no reschedule IPI reached a vCPU of cpus=: nothing counted in '%s'", out_path);
+		fail("no counted interrupt reached a vCPU of cpus=: nothing counted in '%s'", out_path);
 	if (out && fclose(out))
 		fail("cannot write '%s': %s", out_path, strerror(errno));
 	out = NULL;
@@ -311,12 +325,14 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 		fail("%s", err);
 		return -1;
 	}
-	r = ksyms_lookup(&ksyms, "sysvec_reschedule_ipi");
-	if (r < 0) {
-		fail("%s has no sysvec_reschedule_ipi: not an x86-64 kernel this plugin knows", map);
-		return -1;
+	for (a = 0; a < NVEC; a++) {
+		r = ksyms_lookup(&ksyms, vec_fn[a]);
+		if (r < 0) {
+			fail("%s has no %s: not an x86-64 kernel this plugin knows", map, vec_fn[a]);
+			return -1;
+		}
+		vec_addr[a] = ksyms.sym[r].addr;
 	}
-	resched_addr = ksyms.sym[r].addr;
 	spin_sym = calloc(ksyms.n, 1);
 	idle_sym = calloc(ksyms.n, 1);
 	if (!spin_sym || !idle_sym) {

@@ -12,11 +12,12 @@
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh
 QC_STRETCH_CPU=2
-# loop rounds of 11 instructions: 2.2e7 (22 ms at 1 ns an instruction,
-# over the 2 ms a force needs at HZ 1000) and 1.1e6 (1.1 ms, under it,
-# yet several ms of guest time under TCG: long enough to be forced)
+# loop rounds of 11-12 instructions: 2.2e7 or more (22 ms at 1 ns an
+# instruction, over the 2 ms a force needs at HZ 1000) and 1.65e6 to 1.8e6
+# (under it, yet several ms of guest time under TCG: long enough to be
+# forced)
 QC_STRETCH_LONG=${QC_STRETCH_LONG:-2000000}
-QC_STRETCH_SHORT=${QC_STRETCH_SHORT:-100000}
+QC_STRETCH_SHORT=${QC_STRETCH_SHORT:-150000}
 
 qc_arm_extra() { insmod /qc/modules/qc_stretch.ko; }
 qc_prepare || exit 1
@@ -24,22 +25,33 @@ echo "gp 1000000" > /proc/qc_stretch &
 gp_pid=$!
 
 # stretch_window NAME ROUNDS SECONDS: a traced window of SECONDS in which
-# the task on QC_STRETCH_CPU writes "loop ROUNDS" over and over.
+# the task on QC_STRETCH_CPU writes "loop ROUNDS" over and over; it starts
+# a second before the window and ends a second after it, so that the
+# analyzer sees the CPU traced throughout.
 stretch_window() {
 	sh /qc/tracing/guest/trace-start.sh || return 1
-	sh /qc/tracing/guest/trace-mark.sh "qc: window start"
+	# (builtins only in the loop: a forked command would bring the tick
+	# back, two tasks on the CPU, and RCU would need no forcing)
 	sh /qc/cpusets/enter-isolated.sh -- sh -c "
 		taskset -p -c $QC_STRETCH_CPU \$\$ > /dev/null || exit 1
-		end=\$((\$(cut -d. -f1 /proc/uptime) + $3))
-		while [ \$(cut -d. -f1 /proc/uptime) -lt \$end ]; do echo 'loop $2' > /proc/qc_stretch; done" ||
-		qc_say "stretch: the $1 loop on CPU $QC_STRETCH_CPU failed"
+		read up _ < /proc/uptime
+		end=\$((\${up%%.*} + $3 + 2))
+		while [ \${up%%.*} -lt \$end ]; do
+			echo 'loop $2' > /proc/qc_stretch
+			read up _ < /proc/uptime
+		done" &
+	loop_pid=$!
+	sleep 1
+	sh /qc/tracing/guest/trace-mark.sh "qc: window start"
+	sleep "$3"
 	sh /qc/tracing/guest/trace-mark.sh "qc: window end"
+	wait "$loop_pid" || qc_say "stretch: the $1 loop on CPU $QC_STRETCH_CPU failed"
 	sh /qc/tracing/guest/trace-stop.sh "stretch-$1.dat"
 }
 qc_say "stretch: long stretches ($QC_STRETCH_LONG rounds) on CPU $QC_STRETCH_CPU"
 stretch_window long "$QC_STRETCH_LONG" 6 || exit 1
 qc_say "stretch: short stretches ($QC_STRETCH_SHORT rounds) on CPU $QC_STRETCH_CPU"
-stretch_window short "$QC_STRETCH_SHORT" 6 || exit 1
+stretch_window short "$QC_STRETCH_SHORT" 12 || exit 1
 kill "$gp_pid" 2>/dev/null
 echo "$QC_STRETCH_CPU $QC_STRETCH_LONG $QC_STRETCH_SHORT" > stretch.txt
 qc_say "stretch: done"

@@ -5,13 +5,17 @@ T=/sys/kernel/tracing
 QC_TRACE_ARMED=/tmp/qc-trace.armed
 # warn MSG: the script's own complaint, on stderr.
 warn() { echo "${0##*/}: $*" >&2; }
-# resched_mark: each CPU's reschedule IPIs so far (/proc/interrupts' RES
-# line, CPU 0 first), into the trace as "qc: resched counts N0 N1 ...":
-# the qc-entry plugin numbers each CPU's IPIs the same way, and the
-# analyzer matches its counts to the traced IPIs by that order
+# irq_marks: each CPU's reschedule IPIs, irq_work IPIs and local timer
+# ticks so far (/proc/interrupts' RES, IWI and LOC lines, CPU 0 first),
+# into the trace as "qc: RES counts N0 N1 ...", and so on: the qc-entry
+# plugin numbers each CPU's interrupts the same way, and the analyzer
+# matches its counts to the traced vectors by that order
 # (tracing/README.md, "Hardware time").
-resched_mark() {
-	_r=$(awk '$1 == "RES:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) printf "%s%s", (i > 2 ? " " : ""), $i }' /proc/interrupts)
-	[ -n "$_r" ] || { warn "no RES line in /proc/interrupts"; return 1; }
-	printf 'qc: resched counts %s\n' "$_r" > "$T/trace_marker"
+irq_marks() {
+	awk '$1 == "RES:" || $1 == "IWI:" || $1 == "LOC:" {
+		printf "qc: %s counts", substr($1, 1, 3)
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) printf " %s", $i
+		printf "\n" }' /proc/interrupts > /tmp/qc-irq-marks
+	[ "$(wc -l < /tmp/qc-irq-marks)" -eq 3 ] || { warn "/proc/interrupts lacks a RES, IWI or LOC line"; return 1; }
+	while read -r _m; do echo "$_m" > "$T/trace_marker"; done < /tmp/qc-irq-marks
 }

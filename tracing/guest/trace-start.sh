@@ -14,4 +14,4 @@ here=$(cd "$(dirname "$0")" && pwd)
 # period: the window has not opened yet).
 : > "$T/trace" || { warn "cannot empty the ring buffers"; exit 1; }
 echo 1 > "$T/tracing_on" || { warn "cannot switch tracing on"; exit 1; }
-resched_mark || exit 1
+irq_marks || exit 1

@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=$1 reach=${2:-}
 rc=0
 # (again at the end: the analyzer checks the trace holds every IPI between)
-resched_mark || rc=1
+irq_marks || rc=1
 echo 0 > "$T/tracing_on" || { warn "cannot switch tracing off"; rc=1; }
 if [ -n "$reach" ]; then
 	awk -f "$here/cpu-drains.awk" "$T/trace" > "$reach" ||
