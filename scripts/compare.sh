@@ -66,6 +66,13 @@ for v in $variants; do
 	"$QC_ROOT/scripts/build.sh" $debug "$v" >/dev/null
 done
 
+# Every function name the analyzer matches in stacks is in each build (or
+# declared absent on it): a name a build renamed would otherwise stop
+# counting silently (tracing/README.md, "A sender's own frames").
+for v in $variants; do
+	"$QC_ROOT/scripts/check-names.sh" "$v" "${debug:+debug}" "$scenario" >/dev/null
+done
+
 run_id=$(qc_new_run)
 run=$QC_RESULTS/$run_id
 qc_status_begin "$run/$QC_STATUS"
