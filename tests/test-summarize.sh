@@ -91,7 +91,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 66
+ktap_plan 67
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -319,6 +319,14 @@ case_guest missed wq
 edit "$g/analysis.json" "3 as \$n | 3 as \$u | $miss"
 case_guest placed rcu
 edit "$g/analysis.json" "2 as \$n | 0 as \$u | $indirect | $miss"
+# Hardware time: an emulator-timed forcing (its stretch shorter on
+# hardware than RCU's forcing interval) does not decide INDIRECT.
+timed='.cpus["2"].rcu_qs_timing = {emulator_timed: $e, hardware_plausible: (2 - $e), untimed: 0,
+	indirect: {emulator_timed: $e, hardware_plausible: (2 - $e), untimed: 0}, stretch_insns: []}'
+case_guest emulated rcu
+edit "$g/analysis.json" "2 as \$e | $indirect | $timed"
+case_guest halftimed rcu
+edit "$g/analysis.json" "1 as \$e | $indirect | $timed"
 inflight='.cpus["2"] |= (.interruptions += $n | .by_cause["timer:tick_sched_timer"] += $n
 	| .charged = $n | .charged_by_cause = {"timer:tick_sched_timer": $n}
 	| .charged_by_rule = {named: 0, in_flight: $n, rcu_tick: 0}
@@ -380,6 +388,8 @@ case_verdicts "FAIL before INCONCLUSIVE before INDIRECT; RCU forcing a drain onl
 	"wq-order=FAIL rcu-order=INCONCLUSIVE"
 case_verdicts "a dropped probe hit that may be an isolated CPU's: INCONCLUSIVE over RCU forcing, not over FAIL; placed ones: INDIRECT stands" \
 	"rcu-missed=INCONCLUSIVE wq-missed=FAIL rcu-placed=INDIRECT"
+case_verdicts "RCU forcing for a drain's grace period, all emulator-timed: PASS; one of two hardware-plausible: INDIRECT" \
+	"rcu-emulated=PASS rcu-halftimed=INDIRECT"
 case_verdicts "26 ticks in flight during drains, another's grace period, no control: time alone charges nothing (PASS)" \
 	"rcu-coincidence=PASS"
 ktap_check "... the coincidences stay in the summary as a cross-check" test "$m_coincidences" = '[26,0]'

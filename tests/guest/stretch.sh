@@ -49,7 +49,7 @@ stretch_window() {
 	sh /qc/tracing/guest/trace-stop.sh "stretch-$1.dat"
 }
 qc_say "stretch: long stretches ($QC_STRETCH_LONG rounds) on CPU $QC_STRETCH_CPU"
-stretch_window long "$QC_STRETCH_LONG" 6 || exit 1
+stretch_window long "$QC_STRETCH_LONG" 3 || exit 1
 qc_say "stretch: short stretches ($QC_STRETCH_SHORT rounds) on CPU $QC_STRETCH_CPU"
 stretch_window short "$QC_STRETCH_SHORT" 12 || exit 1
 kill "$gp_pid" 2>/dev/null
