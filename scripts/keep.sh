@@ -12,8 +12,9 @@
 #      anything), the audit's per-sub-window analyses (<guest>/audit/,
 #      summed in audit.json), the logs (*.log, qemu.err; a stress run
 #      keeps its console.log, the evidence it had no splat) and the raw
-#      plugin counts (alloc-cost.jsonl and entry-counts.jsonl, kept
-#      compressed as .jsonl.gz);
+#      plugin counts (alloc-cost.jsonl and entry-counts.jsonl) and the
+#      text-patch watch's record (text-pokes.txt, whose tally boot-params
+#      already states), kept compressed as .gz;
 #   3. is named in results/.gitignore ("!/<run-id>/"), so git sees it;
 #   4. gets one line in results/README.md: its id, its report and NOTE,
 #      what it shows.
@@ -69,7 +70,7 @@ for f in $dropped; do
 	moved=$((moved + 1))
 done
 [ -z "$dropped" ] || info "moved $moved files and folders out of the run, to $aside"
-for f in $(cd "$run" && find . \( -name "$QC_COST_FILE" -o -name "$QC_ENTRY_COUNTS" \) -printf '%P\n'); do
+for f in $(cd "$run" && find . \( -name "$QC_COST_FILE" -o -name "$QC_ENTRY_COUNTS" -o -name "$QC_TEXT_POKES" \) -printf '%P\n'); do
 	gzip -9n "$run/$f" || die "cannot compress $run/$f"
 	info "compressed $f to $f.gz"
 done

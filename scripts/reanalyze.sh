@@ -26,7 +26,7 @@ for d in "$new"/*/; do
 done
 # A kept run's plugin counts are compressed (make keep): the copy reads
 # them whole again, as its run wrote them.
-for z in "$new"/*/"$QC_COST_FILE".gz "$new"/*/"$QC_ENTRY_COUNTS".gz; do
+for z in "$new"/*/"$QC_COST_FILE".gz "$new"/*/"$QC_ENTRY_COUNTS".gz "$new"/*/"$QC_TEXT_POKES".gz; do
 	[ -f "$z" ] || continue
 	gzip -dc "$z" > "${z%.gz}" && rm "$z" || die "cannot decompress $z: is the kept run whole? (git checkout $run)"
 done
