@@ -225,8 +225,10 @@ static void explain_line(struct ctx *c, const struct interruption *in,
 	fprintf(f, ", \"mode\": \"%s\", \"dwell_ns\": %lld, \"entry\": ",
 		qc_mode_names[at->mode], at->dwell_ns);
 	qc_json_str(f, at->entry);
+	/* traced: its ordinal in the trace; n: qc-entry's number (-1: none) */
 	if (vec >= 0)
-		fprintf(f, ", \"counted\": {\"vec\": \"%s\", \"n\": %ld}", hwtime_count[vec], vec_n);
+		fprintf(f, ", \"counted\": {\"vec\": \"%s\", \"traced\": %ld, \"n\": %ld}", hwtime_count[vec],
+			vec_n, hwtime_number(&c->a->hw, vec, in->cpu, vec_n));
 	if (basis)
 		fprintf(f, ", \"timing\": \"%s\"", basis_names[basis]);
 	if (basis == BASIS_EMULATOR || basis == BASIS_HARDWARE)

@@ -126,14 +126,20 @@ void hwtime_marker(struct hwtime *h, const char *text)
 	h->nmarks[vec]++;
 }
 
-const struct entry_count *hwtime_find(const struct hwtime *h, int vec, int cpu, long traced)
+long hwtime_number(const struct hwtime *h, int vec, int cpu, long traced)
 {
-	struct entry_count key = { .vec = vec, .vcpu = cpu };
-
 	if (!h->measured || vec < 0 || cpu < 0 || cpu >= HWTIME_CPUS || h->matched[vec][cpu] != 1 ||
 	    traced < 1)
+		return -1;
+	return h->base[vec][cpu] + traced;
+}
+
+const struct entry_count *hwtime_find(const struct hwtime *h, int vec, int cpu, long traced)
+{
+	struct entry_count key = { .vec = vec, .vcpu = cpu, .n = hwtime_number(h, vec, cpu, traced) };
+
+	if (key.n < 0)
 		return NULL;
-	key.n = h->base[vec][cpu] + traced;
 	return bsearch(&key, h->v, h->nv, sizeof(*h->v), by_vcpu_n);
 }
 

@@ -68,6 +68,8 @@ void hwtime_entry(struct hwtime *h, int vec, int cpu);
 void hwtime_marker(struct hwtime *h, const char *text);
 /* The count of @cpu's @traced-th @vec in the trace (from 1), or NULL. */
 const struct entry_count *hwtime_find(const struct hwtime *h, int vec, int cpu, long traced);
+/* The number qc-entry gives @cpu's @traced-th @vec in the trace, or -1. */
+long hwtime_number(const struct hwtime *h, int vec, int cpu, long traced);
 /* Were @cpu's entries of every vector numbered? */
 bool hwtime_numbered(const struct hwtime *h, int cpu);
 void hwtime_free(struct hwtime *h);
