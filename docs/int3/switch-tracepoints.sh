@@ -1,4 +1,5 @@
-# README's tracepoint-switching script (docs/findings.md, "Under TCG"):
+# README's tracepoint-switching script (docs/findings.md, "Under TCG";
+# docs/int3/README.md):
 # switches whole event systems on and off 15 times with every CPU online
 # and busy, on purpose: the reproducer of the stale int3, not the rig's
 # flow. Run it as a guest script:
