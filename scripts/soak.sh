@@ -4,12 +4,15 @@
 # how each ended: whether the emulator leaves the kernel's text as the
 # kernel wrote it is a rate, so one boot proves nothing (docs/findings.md,
 # "Under TCG"). One line per boot, then the tally:
-#   soak: N boots of VARIANT/SCENARIO on QEMU V: ok N, int3 N, hung N, splat N, failed N
+#   soak: N boots of VARIANT/SCENARIO on QEMU V: ok N, int3 N, hung N, splat N, killed N, failed N
 # int3: the guest died or hung on a stale int3 (an "Oops: int3", or a vCPU
 # found in asm_exc_int3); hung: any other hang; splat: any other kernel
-# splat; failed: anything else run.sh refused. Exit 0 only when every boot
-# was ok. run.sh's own options pass through (-V, -s, -d, --guest-script,
-# --count-cost, ...); --no-build is added: build the variant first.
+# splat; killed: QEMU ended early by a signal from outside the rig (its
+# qemu.err says "terminating on signal", with no splat in the console:
+# another user's process, not the guest); failed: anything else run.sh
+# refused. Exit 0 only when every boot was ok. run.sh's own options pass
+# through (-V, -s, -d, --guest-script, --count-cost, ...); --no-build is
+# added: build the variant first.
 set -eu
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
@@ -46,6 +49,10 @@ while [ $i -lt "$boots" ]; do
 			outcome=int3
 		else case $err in
 			"guest hung"*) outcome=hung ;;
+			"guest died before finishing; see "*)
+				if grep -q 'terminating on signal' "$d/$QC_QEMU_ERR" 2>/dev/null; then
+					outcome=killed err="$(grep -m1 'terminating on signal' "$d/$QC_QEMU_ERR"); $err"
+				else outcome=splat; fi ;;
 			"kernel splat"*|"guest died"*) outcome=splat ;;
 			*) outcome=failed ;;
 		esac; fi
@@ -53,7 +60,7 @@ while [ $i -lt "$boots" ]; do
 	echo "boot $i: $outcome, $(( $(date +%s) - start )) s${err:+: $(echo "$err" | cut -c1-160)}"
 done | tee "$run/soak.txt"
 tally() { grep -c "^boot [0-9]*: $1" "$run/soak.txt" || true; }
-line="soak: $boots boots of $variant/$scenario on QEMU $qemu: ok $(tally ok), int3 $(tally int3), hung $(tally hung), splat $(tally splat), failed $(tally failed)"
+line="soak: $boots boots of $variant/$scenario on QEMU $qemu: ok $(tally ok), int3 $(tally int3), hung $(tally hung), splat $(tally splat), killed $(tally killed), failed $(tally failed)"
 echo "$line" | tee -a "$run/soak.txt"
 info "results in $run"
 [ "$(tally ok)" -eq "$boots" ]
