@@ -145,7 +145,9 @@ def headline_causal($root):
 			"unlock woke it" +
 			(if (.indirect_total // 0) > 0 then "; \(.indirect_total | thou) more were RCU forcing for its grace periods" else "" end))
 	elif .verdict == "INDIRECT" then
-		("nothing the drain sent reached an isolated CPU, but " +
+		((if (.handoff_total // 0) > 0 then "nothing the drain sent reached an isolated CPU but " +
+			"\(plural(.handoff_total; "lock hand-off"; "lock hand-offs")), and " else
+			"nothing the drain sent reached an isolated CPU, but " end) +
 			"\(plural(.indirect_total - (.indirect_emulator_timed_total // 0); "interruption"; "interruptions")) of CPU " +
 			"\(verdict_cpus | cpulist) were RCU forcing a quiescent state for a grace period " +
 			"a drain requested (\(.shared_total | thou) more for grace periods a drain only " +
