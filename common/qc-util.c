@@ -83,3 +83,11 @@ void *qc_realloc(void *p, size_t size)
 		qc_die(2, "out of memory");
 	return p;
 }
+
+void *qc_grow(void *v, long n, long *alloc, size_t size)
+{
+	if (n < *alloc)
+		return v;
+	*alloc = *alloc ? 2 * *alloc : 64;
+	return qc_realloc(v, *alloc * size);
+}

@@ -34,5 +34,10 @@ void __attribute__((noreturn, format(printf, 2, 3))) qc_die(int code, const char
 
 /* realloc() or, out of memory, the one-line error and exit(2). */
 void *qc_realloc(void *p, size_t size);
+/*
+ * An array @v of @n elements of @size bytes, room for @alloc: grown (its
+ * room doubled, 64 at first) when full, so that element n can be stored.
+ */
+void *qc_grow(void *v, long n, long *alloc, size_t size);
 
 #endif

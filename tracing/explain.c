@@ -139,19 +139,16 @@ static int stretch_basis(struct ctx *c, struct cpu_state *s, const struct mode_a
 		return BASIS_UNTIMED;
 	insns = at->mode == MODE_USER ? e->prev : (unsigned long long)e->stretch;
 	s->rcu_stretch = insns;
-	if (res->rcu_qs_ninsns == res->rcu_qs_insns_alloc) {
-		res->rcu_qs_insns_alloc = res->rcu_qs_insns_alloc ? 2 * res->rcu_qs_insns_alloc : 32;
-		res->rcu_qs_insns = qc_realloc(res->rcu_qs_insns,
-					       res->rcu_qs_insns_alloc * sizeof(*res->rcu_qs_insns));
-	}
+	res->rcu_qs_insns = qc_grow(res->rcu_qs_insns, res->rcu_qs_ninsns, &res->rcu_qs_insns_alloc,
+				    sizeof(*res->rcu_qs_insns));
 	res->rcu_qs_insns[res->rcu_qs_ninsns++] = insns;
 	return insns * c->a->hw.ns_per_insn < (double)c->a->hw.span_ns ? BASIS_EMULATOR : BASIS_HARDWARE;
 }
 
 static const char *const basis_names[] = { NULL, "emulator_timed", "hardware_plausible", "untimed" };
 
-static int rcu_timing(struct ctx *c, struct cpu_state *s, const struct interruption *in,
-		      const struct mode_at *at, bool requested)
+static int rcu_timing(struct ctx *c, struct cpu_state *s, const struct mode_at *at,
+		      bool requested)
 {
 	struct cpu_result *res = s->res;
 	int basis;
@@ -165,8 +162,6 @@ static int rcu_timing(struct ctx *c, struct cpu_state *s, const struct interrupt
 		basis = s->rcu_basis = stretch_basis(c, s, at, vec, s->rec.vec_n);
 	else
 		basis = held ? held : BASIS_UNTIMED;
-	if (!in_window(c, in->ns))
-		return basis;
 	if (basis == BASIS_EMULATOR) {
 		res->rcu_qs_emulator_timed++;
 		res->indirect_emulator_timed += requested;
@@ -202,11 +197,8 @@ static void mode_record(struct cpu_result *res, const struct origin *org,
 	if (at->mode != MODE_KERNEL)
 		return;
 	counter_add(&res->rcu_qs_entries, at->entry[0] ? at->entry : "(not seen)", 1);
-	if (res->rcu_qs_ndwell == res->rcu_qs_dwell_alloc) {
-		res->rcu_qs_dwell_alloc = res->rcu_qs_dwell_alloc ? 2 * res->rcu_qs_dwell_alloc : 32;
-		res->rcu_qs_dwell_us = qc_realloc(res->rcu_qs_dwell_us,
-						  res->rcu_qs_dwell_alloc * sizeof(long long));
-	}
+	res->rcu_qs_dwell_us = qc_grow(res->rcu_qs_dwell_us, res->rcu_qs_ndwell, &res->rcu_qs_dwell_alloc,
+				       sizeof(*res->rcu_qs_dwell_us));
 	res->rcu_qs_dwell_us[res->rcu_qs_ndwell++] = at->dwell_ns < 0 ? -1 : at->dwell_ns / 1000;
 }
 
@@ -340,7 +332,7 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		counter_add(&res->origin_path_by_cause, cause, 1);
 	}
 	if (org.cls == ORIGIN_RCU_QS)
-		basis = rcu_timing(c, s, &in, &at, rcu_split(c, res, &org, ts));
+		basis = rcu_timing(c, s, &at, rcu_split(c, res, &org, ts));
 	mode_record(res, &org, &at);
 	if (c->a->explain)
 		explain_line(c, &in, &org, drain, handoff, path, &at, vec, vec_n, basis, s->rcu_stretch);

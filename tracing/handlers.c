@@ -40,14 +40,6 @@ static const char *softirq_names[] = {
 
 /* ---- pass 1: markers, proofs, drain calls ------------------------------- */
 
-static void *grow(void *v, long n, long *alloc, size_t size)
-{
-	if (n < *alloc)
-		return v;
-	*alloc = *alloc ? 2 * *alloc : 64;
-	return qc_realloc(v, *alloc * size);
-}
-
 /* ftrace:print: the window markers; every "qc: " one is kept (audit). */
 static int marker_scan(struct qc_ev *e)
 {
@@ -61,7 +53,7 @@ static int marker_scan(struct qc_ev *e)
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	if (c->before && !strncmp(buf, "qc: ", 4)) {
-		a->marks = grow(a->marks, a->nmarks, &c->marks_alloc, sizeof(*a->marks));
+		a->marks = qc_grow(a->marks, a->nmarks, &c->marks_alloc, sizeof(*a->marks));
 		a->marks[a->nmarks].ns = e->ts;
 		a->marks[a->nmarks].text = strdup(buf);
 		if (!a->marks[a->nmarks].text)
@@ -87,7 +79,7 @@ static int proof_scan(struct qc_ev *e)
 
 	if (!c->before)
 		return 0;
-	c->hits = grow(c->hits, c->nhits, &c->hits_alloc, sizeof(*c->hits));
+	c->hits = qc_grow(c->hits, c->nhits, &c->hits_alloc, sizeof(*c->hits));
 	c->hits[c->nhits].ns = e->ts;
 	c->hits[c->nhits].key = e->ei->key;
 	c->nhits++;

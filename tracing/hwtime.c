@@ -39,7 +39,7 @@ int hwtime_load(struct hwtime *h, const char *file, const char *thresholds,
 		char *err, int errlen)
 {
 	char line[256], junk;
-	long alloc = 0, lineno = 0;
+	long lineno = 0;
 	FILE *f;
 
 	if (!thresholds || sscanf(thresholds, "%lu:%lu%c", &h->hz, &h->next_fqs, &junk) != 2 ||
@@ -75,10 +75,7 @@ int hwtime_load(struct hwtime *h, const char *file, const char *thresholds,
 			fclose(f);
 			return -1;
 		}
-		if (h->nv == alloc) {
-			alloc = alloc ? 2 * alloc : 256;
-			h->v = qc_realloc(h->v, alloc * sizeof(*h->v));
-		}
+		h->v = qc_grow(h->v, h->nv, &h->alloc, sizeof(*h->v));
 		h->v[h->nv++] = e;
 	}
 	fclose(f);

@@ -45,7 +45,7 @@ struct hwtime {
 	unsigned long hz, next_fqs;	/* RCU's forcing interval, from the guest */
 	unsigned long long span_ns;	/* the shortest span a force needs */
 	struct entry_count *v;		/* sorted by vcpu, then n */
-	long nv;
+	long nv, alloc;
 	/* pass 1, per vector and CPU: traced entries so far, the markers */
 	long traced[HW_NVEC][HWTIME_CPUS];
 	int nmarks[HW_NVEC];
