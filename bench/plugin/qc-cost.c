@@ -80,10 +80,12 @@
 #include <unistd.h>
 
 #include "ksyms.h"
+#include "plugin-util.h"
 #include "qc-util.h"
 #include "qemu-plugin-api.h"
 
 QC_PLUGIN_EXPORT int qemu_plugin_version = QC_PLUGIN_API_VERSION;
+const char *const plugin_name = "qc-cost";
 
 static const unsigned char open_marker[] = { 0x66, 0x87, 0xdb };
 static const unsigned char close_marker[] = { 0x66, 0x87, 0xc9 };
@@ -126,25 +128,10 @@ static long switch_sym = -1;
 /* 0: only markers instrumented; 1: flush requested; 2: all instrumented. */
 static atomic_int instrumented;
 static atomic_ulong windows_closed;
-static atomic_int failed;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 static void on_qemu_exit(qemu_plugin_id_t id, void *udata);
-
-/* One error line; the first error wins and QEMU will exit non-zero. */
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (atomic_exchange(&failed, 1))
-		return;
-	fputs("quietcore: error: qc-cost: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /*
  * What an instrumented instruction is: 0 for user, 1 + the index of its
@@ -258,11 +245,11 @@ static void on_open(unsigned int index, void *udata)
 	int want = 0;
 
 	if (!c) {
-		fail("open marker on vCPU %u, beyond the %u vCPUs QEMU announced", index, nvcpus);
+		plugin_fail("open marker on vCPU %u, beyond the %u vCPUs QEMU announced", index, nvcpus);
 		return;
 	}
 	if (c->open) {
-		fail("vCPU %u executed the open marker twice without a close marker in between (window %lu)",
+		plugin_fail("vCPU %u executed the open marker twice without a close marker in between (window %lu)",
 		     index, c->window);
 		return;
 	}
@@ -339,13 +326,13 @@ static void on_close(unsigned int index, void *udata)
 
 	(void)udata;
 	if (!c || !c->open) {
-		fail("vCPU %u executed the close marker with no window open", index);
+		plugin_fail("vCPU %u executed the close marker with no window open", index);
 		return;
 	}
 	c->open = 0;
 	if (switch_sym >= 0 && c->complete &&
 	    (c->switches_out != c->switch_entries || c->switches_in != c->switch_entries)) {
-		fail("vCPU %u window %lu entered __switch_to_asm %llu times but saw %llu stack switches out and %llu in: this kernel's context switch is not the one the plugin reads (movq %%rsp, TASK_threadsp(%%rdi); movq TASK_threadsp(%%rsi), %%rsp)",
+		plugin_fail("vCPU %u window %lu entered __switch_to_asm %llu times but saw %llu stack switches out and %llu in: this kernel's context switch is not the one the plugin reads (movq %%rsp, TASK_threadsp(%%rdi); movq TASK_threadsp(%%rsi), %%rsp)",
 		     index, c->window, (unsigned long long)c->switch_entries,
 		     (unsigned long long)c->switches_out, (unsigned long long)c->switches_in);
 		return;
@@ -371,7 +358,7 @@ static void on_close(unsigned int index, void *udata)
 	}
 	fputs("}\n", out);
 	if (fflush(out))
-		fail("cannot write '%s': %s", out_path, strerror(errno));
+		plugin_fail("cannot write '%s': %s", out_path, strerror(errno));
 	pthread_mutex_unlock(&out_lock);
 	atomic_fetch_add(&windows_closed, 1);
 }
@@ -484,26 +471,16 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	(void)udata;
 	for (i = 0; i < nvcpus; i++)
 		if (vcpus[i].open)
-			fail("vCPU %u opened window %lu and never closed it (no close marker, xchg %%cx,%%cx)",
+			plugin_fail("vCPU %u opened window %lu and never closed it (no close marker, xchg %%cx,%%cx)",
 			     i, vcpus[i].window);
 	if (!atomic_load(&windows_closed))
-		fail("no counting window: the guest never executed the markers (open xchg %%bx,%%bx, close xchg %%cx,%%cx); nothing counted in '%s'",
+		plugin_fail("no counting window: the guest never executed the markers (open xchg %%bx,%%bx, close xchg %%cx,%%cx); nothing counted in '%s'",
 		     out_path);
 	if (out && fclose(out))
-		fail("cannot write '%s': %s", out_path, strerror(errno));
+		plugin_fail("cannot write '%s': %s", out_path, strerror(errno));
 	out = NULL;
-	if (atomic_load(&failed))
+	if (plugin_failed())
 		_exit(1);
-}
-
-/* "key=value" with a non-empty value, or NULL. */
-static const char *arg_value(const char *arg, const char *key)
-{
-	size_t len = strlen(key);
-
-	if (strncmp(arg, key, len) || arg[len] != '=' || !arg[len + 1])
-		return NULL;
-	return arg + len + 1;
 }
 
 QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -519,40 +496,40 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	for (a = 0; a < argc; a++) {
 		const char *v;
 
-		if ((v = arg_value(argv[a], "map")))
+		if ((v = plugin_arg(argv[a], "map")))
 			map = v;
-		else if ((v = arg_value(argv[a], "out")))
+		else if ((v = plugin_arg(argv[a], "out")))
 			out_path = v;
-		else if ((v = arg_value(argv[a], "entry"))) {
+		else if ((v = plugin_arg(argv[a], "entry"))) {
 			if (nentries == MAX_ENTRIES) {
-				fail("more than %d entry= functions", MAX_ENTRIES);
+				plugin_fail("more than %d entry= functions", MAX_ENTRIES);
 				return -1;
 			}
 			entry_name[nentries++] = v;
 		} else {
-			fail("unknown argument '%s': use map=SYSTEM.MAP,out=FILE[,entry=FUNCTION]", argv[a]);
+			plugin_fail("unknown argument '%s': use map=SYSTEM.MAP,out=FILE[,entry=FUNCTION]", argv[a]);
 			return -1;
 		}
 	}
 	if (!map || !out_path) {
-		fail("missing %s: use -plugin qc-cost.so,map=SYSTEM.MAP,out=FILE",
+		plugin_fail("missing %s: use -plugin qc-cost.so,map=SYSTEM.MAP,out=FILE",
 		     !map ? "map=SYSTEM.MAP" : "out=FILE");
 		return -1;
 	}
 	if (!info->system_emulation || strcmp(info->target_name, "x86_64")) {
-		fail("needs qemu-system-x86_64 (this is %s%s)", info->target_name,
+		plugin_fail("needs qemu-system-x86_64 (this is %s%s)", info->target_name,
 		     info->system_emulation ? "" : " user mode");
 		return -1;
 	}
 	if (ksyms_load(&ksyms, map, err, sizeof(err))) {
-		fail("%s", err);
+		plugin_fail("%s", err);
 		return -1;
 	}
 	nfn = ksyms.n + 1;
 	for (i = 0; i < nentries; i++) {
 		entry_sym[i] = ksyms_lookup(&ksyms, entry_name[i]);
 		if (entry_sym[i] < 0) {
-			fail("entry=%s: no such function in %s", entry_name[i], map);
+			plugin_fail("entry=%s: no such function in %s", entry_name[i], map);
 			return -1;
 		}
 	}
@@ -563,20 +540,20 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	nvcpus = info->system.max_vcpus;
 	vcpus = aligned_alloc(64, nvcpus * sizeof(*vcpus));
 	if (!vcpus) {
-		fail("out of memory");
+		plugin_fail("out of memory");
 		return -1;
 	}
 	memset(vcpus, 0, nvcpus * sizeof(*vcpus));
 	for (i = 0; i < nvcpus; i++) {
 		vcpus[i].fn = calloc(nfn * 2 * NCOUNT, sizeof(*vcpus[i].fn));
 		if (!vcpus[i].fn) {
-			fail("out of memory");
+			plugin_fail("out of memory");
 			return -1;
 		}
 	}
 	out = fopen(out_path, "w");
 	if (!out) {
-		fail("cannot create '%s': %s", out_path, strerror(errno));
+		plugin_fail("cannot create '%s': %s", out_path, strerror(errno));
 		return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);

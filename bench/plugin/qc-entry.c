@@ -54,10 +54,12 @@
 #include <unistd.h>
 
 #include "ksyms.h"
+#include "plugin-util.h"
 #include "qc-util.h"
 #include "qemu-plugin-api.h"
 
 QC_PLUGIN_EXPORT int qemu_plugin_version = QC_PLUGIN_API_VERSION;
+const char *const plugin_name = "qc-entry";
 
 enum { MAX_VCPUS = 64, MAX_PENDING = 32 };
 
@@ -98,21 +100,7 @@ static unsigned char traced[MAX_VCPUS];
 static FILE *out;
 static const char *out_path;
 static atomic_ulong lines;
-static atomic_int failed;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (atomic_exchange(&failed, 1))
-		return;
-	fputs("quietcore: error: qc-entry: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void put_line(unsigned int index, const struct pending *p, long long stretch)
 {
@@ -229,11 +217,11 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	for (i = 0; i < MAX_VCPUS; i++)
 		flush(i, &vcpus[i], -1);
 	if (!atomic_load(&lines))
-		fail("no counted interrupt reached a vCPU of cpus=: nothing counted in '%s'", out_path);
+		plugin_fail("no counted interrupt reached a vCPU of cpus=: nothing counted in '%s'", out_path);
 	if (out && fclose(out))
-		fail("cannot write '%s': %s", out_path, strerror(errno));
+		plugin_fail("cannot write '%s': %s", out_path, strerror(errno));
 	out = NULL;
-	if (atomic_load(&failed))
+	if (plugin_failed())
 		_exit(1);
 }
 
@@ -246,7 +234,7 @@ static int mark_names(unsigned char *set, const char *path, const char *const *f
 	FILE *f = NULL;
 
 	if (path && !(f = fopen(path, "r"))) {
-		fail("cannot read '%s': %s", path, strerror(errno));
+		plugin_fail("cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	for (;;) {
@@ -277,15 +265,6 @@ static int mark_names(unsigned char *set, const char *path, const char *const *f
 	return 0;
 }
 
-static const char *arg_value(const char *arg, const char *key)
-{
-	size_t len = strlen(key);
-
-	if (strncmp(arg, key, len) || arg[len] != '=' || !arg[len + 1])
-		return NULL;
-	return arg + len + 1;
-}
-
 QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					 int argc, char **argv)
 {
@@ -295,40 +274,40 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 	int a;
 
 	for (a = 0; a < argc; a++) {
-		if ((v = arg_value(argv[a], "map")))
+		if ((v = plugin_arg(argv[a], "map")))
 			map = v;
-		else if ((v = arg_value(argv[a], "out")))
+		else if ((v = plugin_arg(argv[a], "out")))
 			out_path = v;
-		else if ((v = arg_value(argv[a], "cpus")))
+		else if ((v = plugin_arg(argv[a], "cpus")))
 			cpus = v;
-		else if ((v = arg_value(argv[a], "spin")))
+		else if ((v = plugin_arg(argv[a], "spin")))
 			spin = v;
 		else {
-			fail("unknown argument '%s': use map=SYSTEM.MAP,out=FILE,cpus=LIST,spin=LIST_FILE", argv[a]);
+			plugin_fail("unknown argument '%s': use map=SYSTEM.MAP,out=FILE,cpus=LIST,spin=LIST_FILE", argv[a]);
 			return -1;
 		}
 	}
 	if (!map || !out_path || !cpus || !spin) {
-		fail("missing %s: use -plugin qc-entry.so,map=SYSTEM.MAP,out=FILE,cpus=LIST,spin=LIST_FILE",
+		plugin_fail("missing %s: use -plugin qc-entry.so,map=SYSTEM.MAP,out=FILE,cpus=LIST,spin=LIST_FILE",
 		     !map ? "map=" : !out_path ? "out=" : !cpus ? "cpus=" : "spin=");
 		return -1;
 	}
 	if (!info->system_emulation || strcmp(info->target_name, "x86_64")) {
-		fail("needs qemu-system-x86_64 (this is %s)", info->target_name);
+		plugin_fail("needs qemu-system-x86_64 (this is %s)", info->target_name);
 		return -1;
 	}
 	if (qc_cpulist_parse(cpus, traced, MAX_VCPUS) < 0) {
-		fail("cpus=%s is not a CPU list below %d", cpus, MAX_VCPUS);
+		plugin_fail("cpus=%s is not a CPU list below %d", cpus, MAX_VCPUS);
 		return -1;
 	}
 	if (ksyms_load(&ksyms, map, err, sizeof(err))) {
-		fail("%s", err);
+		plugin_fail("%s", err);
 		return -1;
 	}
 	for (a = 0; a < NVEC; a++) {
 		r = ksyms_lookup(&ksyms, vec_fn[a]);
 		if (r < 0) {
-			fail("%s has no %s: not an x86-64 kernel this plugin knows", map, vec_fn[a]);
+			plugin_fail("%s has no %s: not an x86-64 kernel this plugin knows", map, vec_fn[a]);
 			return -1;
 		}
 		vec_addr[a] = ksyms.sym[r].addr;
@@ -336,14 +315,14 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 	spin_sym = calloc(ksyms.n, 1);
 	idle_sym = calloc(ksyms.n, 1);
 	if (!spin_sym || !idle_sym) {
-		fail("out of memory");
+		plugin_fail("out of memory");
 		return -1;
 	}
 	if (mark_names(spin_sym, spin, NULL) || mark_names(idle_sym, NULL, idle_fns))
 		return -1;
 	out = fopen(out_path, "w");
 	if (!out) {
-		fail("cannot create '%s': %s", out_path, strerror(errno));
+		plugin_fail("cannot create '%s': %s", out_path, strerror(errno));
 		return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
