@@ -47,10 +47,11 @@ JSON
 qc_rcu_thresholds() {
 	_p=/sys/module/rcutree/parameters
 	# (jiffies start 5 minutes below 2^64: their last 9 digits, mod 1e9)
-	_j0=$(awk '/^jiffies:/ { print substr($2, length($2) - 8) + 0; exit }' /proc/timer_list 2>/dev/null)
+	_jiffies() { awk '/^jiffies:/ { print substr($2, length($2) - 8) + 0; exit }' /proc/timer_list 2>/dev/null; }
+	_j0=$(_jiffies)
 	_u0=$(cut -d' ' -f1 /proc/uptime)
 	sleep 1
-	_j1=$(awk '/^jiffies:/ { print substr($2, length($2) - 8) + 0; exit }' /proc/timer_list 2>/dev/null)
+	_j1=$(_jiffies)
 	_u1=$(cut -d' ' -f1 /proc/uptime)
 	_hz=null
 	[ -z "$_j0" ] || [ -z "$_j1" ] || _hz=$(awk -v j0="$_j0" -v j1="$_j1" -v u0="$_u0" -v u1="$_u1" 'BEGIN {
