@@ -22,6 +22,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
 . "$here/lib/log.sh"
 . "$here/lib/policy.sh"
+. "$here/lib/plugin.sh"
 dir=${1:?usage: analyze.sh DIR ISOLATED} iso=${2:?usage: analyze.sh DIR ISOLATED}
 dir=${dir%/}
 [ -d "$dir" ] || die "'$dir' is not a guest's result directory"
@@ -60,11 +61,9 @@ profile_of() {
 # instructions of the stretch it hit (tracing/README.md, "Hardware time").
 hwtime=
 if [ -f "$dir/$QC_ENTRY_COUNTS" ]; then
-	forcing=$(jq -r '.rcu | "\(.hz):\(.jiffies_till_next_fqs)"' "$dir/$QC_GUEST_JSON" 2>/dev/null) || forcing=
-	case $forcing in
-	[0-9]*:[0-9]*) hwtime="--entry-counts=$dir/$QC_ENTRY_COUNTS --rcu-forcing=$forcing" ;;
-	*) die "$dir has the plugin's entry counts but $QC_GUEST_JSON gives no RCU forcing interval (.rcu.hz, .rcu.jiffies_till_next_fqs): the forcing cannot be timed; re-run the variant" ;;
-	esac
+	forcing=$(qc_rcu_forcing "$dir") && [ -n "$forcing" ] ||
+		die "$dir has the plugin's entry counts but $QC_GUEST_JSON gives no RCU forcing interval (.rcu.hz, .rcu.jiffies_till_next_fqs): the forcing cannot be timed; re-run the variant"
+	hwtime="--entry-counts=$dir/$QC_ENTRY_COUNTS --rcu-forcing=$forcing"
 fi
 # analyze_trace TRACE OUT [ARGS...]: OUT.json and OUT.txt, or die.
 analyze_trace() {

@@ -17,6 +17,8 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 . "$root/scripts/lib/paths.sh"
+. "$root/scripts/lib/log.sh"
+. "$root/scripts/lib/plugin.sh"
 
 ktap_require qemu-system-x86_64 jq trace-cmd
 ktap_plan 5
@@ -30,7 +32,7 @@ ktap_guest "a spinlock guest held CPU 2 in long and short kernel stretches under
 window() {
 	"$root/tracing/qc-analyze" --cpus 2 --task sh --quiet --json "$scratch/$1.json" --explain "$scratch/$1.ex" \
 		--entry-counts "$GUEST/$QC_ENTRY_COUNTS" \
-		--rcu-forcing "$(jq -r '.rcu | "\(.hz):\(.jiffies_till_next_fqs)"' "$GUEST/$QC_GUEST_JSON" 2>/dev/null)" \
+		--rcu-forcing "$(qc_rcu_forcing "$GUEST")" \
 		"$GUEST/stretch-$1.dat" 2>"$scratch/$1.err" || { ktap_diag "$1: $(cat "$scratch/$1.err")" >&2; echo null; return; }
 	jq -sc --slurpfile a "$scratch/$1.json" '{forced: [.[] | select(.class == "rcu_qs" and .counted.vec == "RES"
 			and .mode == "kernel" and .entry == "syscall 1") | [.timing, .stretch_insns]],
