@@ -10,6 +10,10 @@
  *                                      a stretch of about
  *                                      QC_STRETCH_INSNS * N instructions
  *   echo "gp N" > /proc/qc_stretch     N synchronize_rcu() calls in a row
+ *   echo "reset 0" > /proc/qc_stretch  forget the loops' guest times
+ *   cat /proc/qc_stretch               "loops N shortest_us A longest_us B":
+ *                                      the loops since the last reset, in
+ *                                      guest time (TCG's, not hardware's)
  *
  * The loop neither sleeps nor calls cond_resched(): on a nohz_full CPU
  * with no other task, nothing but RCU's forcing (or an interrupt) ends
@@ -18,6 +22,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/rcupdate.h>
@@ -30,6 +35,22 @@
  * for RCU to force it even when it is short in instructions.
  */
 #define QC_STRETCH_INSNS 11
+
+/* The loops' guest times since the last reset: whether RCU could force them. */
+static DEFINE_MUTEX(qc_stretch_lock);
+static unsigned long loops;
+static u64 shortest_ns, longest_ns;
+
+static void qc_stretch_note(u64 ns)
+{
+	mutex_lock(&qc_stretch_lock);
+	if (!loops || ns < shortest_ns)
+		shortest_ns = ns;
+	if (ns > longest_ns)
+		longest_ns = ns;
+	loops++;
+	mutex_unlock(&qc_stretch_lock);
+}
 
 static noinline void qc_stretch_loop(unsigned long n)
 {
@@ -45,6 +66,7 @@ static ssize_t qc_stretch_write(struct file *file, const char __user *ubuf,
 {
 	char buf[48], what[8];
 	unsigned long n, i;
+	u64 t0;
 
 	if (len >= sizeof(buf))
 		return -EINVAL;
@@ -54,7 +76,13 @@ static ssize_t qc_stretch_write(struct file *file, const char __user *ubuf,
 	if (sscanf(buf, "%7s %lu", what, &n) != 2)
 		return -EINVAL;
 	if (!strcmp(what, "loop")) {
+		t0 = ktime_get_ns();
 		qc_stretch_loop(n);
+		qc_stretch_note(ktime_get_ns() - t0);
+	} else if (!strcmp(what, "reset")) {
+		mutex_lock(&qc_stretch_lock);
+		loops = shortest_ns = longest_ns = 0;
+		mutex_unlock(&qc_stretch_lock);
 	} else if (!strcmp(what, "gp")) {
 		for (i = 0; i < n; i++)
 			synchronize_rcu();
@@ -64,13 +92,27 @@ static ssize_t qc_stretch_write(struct file *file, const char __user *ubuf,
 	return len;
 }
 
+static ssize_t qc_stretch_read(struct file *file, char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	char buf[96];
+	int n;
+
+	mutex_lock(&qc_stretch_lock);
+	n = scnprintf(buf, sizeof(buf), "loops %lu shortest_us %llu longest_us %llu\n",
+		      loops, shortest_ns / NSEC_PER_USEC, longest_ns / NSEC_PER_USEC);
+	mutex_unlock(&qc_stretch_lock);
+	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+}
+
 static const struct proc_ops qc_stretch_ops = {
+	.proc_read = qc_stretch_read,
 	.proc_write = qc_stretch_write,
 };
 
 static int __init qc_stretch_init(void)
 {
-	if (!proc_create("qc_stretch", 0200, NULL, &qc_stretch_ops))
+	if (!proc_create("qc_stretch", 0600, NULL, &qc_stretch_ops))
 		return -ENOMEM;
 	pr_info("loop round %d instructions\n", QC_STRETCH_INSNS);
 	return 0;

@@ -27,8 +27,10 @@ gp_pid=$!
 # stretch_window NAME ROUNDS SECONDS: a traced window of SECONDS in which
 # the task on QC_STRETCH_CPU writes "loop ROUNDS" over and over; it starts
 # a second before the window and ends a second after it, so that the
-# analyzer sees the CPU traced throughout.
+# analyzer sees the CPU traced throughout. stretch-NAME.txt: the loops'
+# guest times (qc_stretch), whether RCU had time to force them.
 stretch_window() {
+	echo "reset 0" > /proc/qc_stretch
 	sh /qc/tracing/guest/trace-start.sh || return 1
 	# (builtins only in the loop: a forked command would bring the tick
 	# back, two tasks on the CPU, and RCU would need no forcing)
@@ -47,11 +49,25 @@ stretch_window() {
 	sh /qc/tracing/guest/trace-mark.sh "qc: window end"
 	wait "$loop_pid" || qc_say "stretch: the $1 loop on CPU $QC_STRETCH_CPU failed"
 	sh /qc/tracing/guest/trace-stop.sh "stretch-$1.dat"
+	cat /proc/qc_stretch > "stretch-$1.txt"
+	qc_say "stretch: $1: $(cat "stretch-$1.txt")"
+}
+# spin CPU...: a user-mode loop on each CPU (builtins only: no kernel
+# entry, nothing for RCU to wait on), so that its vCPU competes with
+# QC_STRETCH_CPU's for the host's cores and TCG runs the stretch slower:
+# a short stretch then lasts several ms of guest time even on a fast host
+spin() {
+	for c in "$@"; do
+		sh /qc/cpusets/enter-isolated.sh -- sh -c "taskset -p -c $c \$\$ > /dev/null && while :; do :; done" &
+		spinners="$spinners $!"
+	done
 }
 qc_say "stretch: long stretches ($QC_STRETCH_LONG rounds) on CPU $QC_STRETCH_CPU"
 stretch_window long "$QC_STRETCH_LONG" 3 || exit 1
 qc_say "stretch: short stretches ($QC_STRETCH_SHORT rounds) on CPU $QC_STRETCH_CPU"
+spinners=
+spin 1 3
 stretch_window short "$QC_STRETCH_SHORT" 12 || exit 1
-kill "$gp_pid" 2>/dev/null
+kill $spinners "$gp_pid" 2>/dev/null
 echo "$QC_STRETCH_CPU $QC_STRETCH_LONG $QC_STRETCH_SHORT" > stretch.txt
 qc_say "stretch: done"
