@@ -3,7 +3,7 @@
 #
 #   boot.sh --kernel BZIMAGE --initrd CPIO --out DIR --isolated LIST
 #           [--smp N] [--mem MB] [--numa MB,MB...] [--accel tcg|kvm]
-#           [--timeout S] [--append ARGS] [--plugin SO,ARGS]
+#           [--timeout S] [--append ARGS] [--plugin SO,ARGS] [--dry-run]
 #
 # --numa: one NUMA node per size (summing to --mem), every CPU on node 0.
 # The serial console goes to DIR/console.log; "QC:" progress lines are
@@ -12,7 +12,8 @@
 # "QC-EXIT: 0"; a failing scenario, a panic or a hang is a one-line error
 # quoting the console lines that matter. --plugin loads a TCG plugin
 # (QEMU's -plugin SO,ARGS); QEMU's own exit status then counts too, since
-# a plugin reports its refusal through it.
+# a plugin reports its refusal through it. --dry-run prints the QEMU
+# command line, one argument a line, and boots nothing.
 set -eu
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/paths.sh"
@@ -21,9 +22,10 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/../common/cpulist.sh"
 . "$here/lib/cmdline.sh"
 
-kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append= plugin= numa=
+kernel= initrd= out= isolated= smp=4 mem=2048 accel=tcg timeout=300 append= plugin= numa= dry_run=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--dry-run) dry_run=yes; shift; continue ;;
 	--kernel) kernel=$2 ;; --initrd) initrd=$2 ;; --out) out=$2 ;;
 	--isolated) isolated=$2 ;; --smp) smp=$2 ;; --mem) mem=$2 ;;
 	--accel) accel=$2 ;; --timeout) timeout=$2 ;; --append) append=$2 ;;
@@ -38,6 +40,7 @@ done
 [ -n "$out" ] && [ -n "$isolated" ] || die "boot.sh needs --out and --isolated"
 need_cmd timeout tar
 qemu_version=$(qc_check_qemu)
+case $accel in tcg|kvm) ;; *) die "--accel '$accel' is not an accelerator: use tcg or kvm" ;; esac
 mkdir -p "$out"
 
 cmdline=$(qc_kernel_cmdline "$isolated" "$smp" "$timeout" "$append")
@@ -68,6 +71,11 @@ for mb in $(echo "$numa" | tr ',' ' '); do
 	node=$((node + 1)) sum=$((sum + mb))
 done
 [ -z "$numa" ] || [ "$sum" -eq "$mem" ] || die "boot.sh: NUMA node sizes $numa do not sum to --mem $mem"
+if [ -n "$dry_run" ]; then
+	rm -f "$disk"
+	printf '%s\n' "$@"
+	exit 0
+fi
 {
 	echo "accel: $accel"
 	echo "qemu_version: $qemu_version"
