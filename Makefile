@@ -12,6 +12,9 @@ RATE     ?=
 # extra kernel parameters for the measured guests, e.g.
 # KERNEL_ARGS=rcutree.kthread_prio=20 (scenario rthog: RCU boosting above the hog)
 KERNEL_ARGS ?=
+# auto: measure the guests' slowdown against hardware first, then scale
+# RCU's forcing intervals by it (scripts/time-scale.sh); empty: no scaling
+TIME_SCALE ?=
 RUN      ?=
 REANALYZE ?=
 NOTE     ?=
@@ -34,6 +37,7 @@ help:
 	@echo "make test-fast                  the checks that boot nothing"
 	@echo "make compare [VARIANTS=...] [SCENARIO=...] [DURATION=s] [ISOLATED=1-3] [REFILL=auto|none|2-3] [RATE=drains/s]"
 	@echo "             [KERNEL_ARGS=\"rcutree.kthread_prio=20 ...\"]  (also make run)"
+	@echo "             [TIME_SCALE=auto]  RCU's forcing intervals scaled by the guests' measured slowdown"
 	@echo "make audit [VARIANTS=...]       which housekeeping operations interrupt an isolated CPU"
 	@echo "                                (= make compare SCENARIO=audit)"
 	@echo "make report RUN=results/<run-id> [REANALYZE=1]  re-render a run's report (REANALYZE=1: re-analyse a copy)"
@@ -59,7 +63,7 @@ run:
 compare:
 	@scripts/compare.sh $(if $(VARIANTS),--variants "$(VARIANTS)") --scenario "$(SCENARIO)" \
 		--duration "$(DURATION)" --isolated "$(ISOLATED)" --refill "$(REFILL)" $(if $(RATE),--rate "$(RATE)") \
-		$(foreach a,$(KERNEL_ARGS),--kernel-arg "$(a)")
+		$(foreach a,$(KERNEL_ARGS),--kernel-arg "$(a)") $(if $(TIME_SCALE),--time-scale "$(TIME_SCALE)")
 
 # The isolation audit: the compare job with the audit scenario.
 audit:

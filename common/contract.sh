@@ -87,12 +87,14 @@ QC_CONSOLE=console.log      # boot.sh: the serial console -> splats.sh, people
 QC_WATCHDOG_SAYS="quietcore: no exit after"
 QC_COST_FILE=alloc-cost.jsonl  # the qc-cost TCG plugin (run.sh --count-cost) -> alloc-cost.sh
 QC_ENTRY_COUNTS=entry-counts.jsonl  # the qc-entry TCG plugin (run.sh --count-entries) -> analyze.sh
+QC_ENTRY_RATES=entry-rates.jsonl    # qc-entry's guest ns an instruction of kernel stretches -> time-scale.sh
 QC_BOOT_PARAMS=boot-params.txt  # boot.sh (then run.sh adds the variant's lines) -> summarize.sh
 QC_QEMU_ERR=qemu.err        # boot.sh: QEMU's stderr
 QC_VCPUS=vcpus.txt          # boot.sh, for a guest near its limit: scripts/vcpus.sh -> people
 # (status, as for a run: run.sh; summarize.sh reads it.)
 
 # Written by the guest in /results, carried home by /init:
+QC_TIME_SCALE=time-scale.json  # scripts/time-scale.sh -> summarize.sh (make compare TIME_SCALE=auto)
 QC_GUEST_JSON=guest.json    # guest-lib.sh qc_record_facts: what the kernel isolated
 QC_SCENARIO_LOG=scenario.log  # /init: the scenario's output -> boot.sh on failure
 QC_EXIT_STATUS=exit-status  # /init: the scenario's exit status

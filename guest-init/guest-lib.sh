@@ -41,9 +41,10 @@ JSON
 # for one not read): the kernel's tick rate (hz, measured: jiffies against
 # uptime over a second), the forcing scans' intervals (rcutree's
 # jiffies_till_first_fqs and jiffies_till_next_fqs), and the delay after
-# which a nohz_full CPU in the kernel is forced (jiffies_to_sched_qs, from
-# the kernel's last "scheduler-enlistment delay" line: the parameter
-# jiffies_till_sched_qs reads ULONG_MAX unless it was given at boot).
+# which a nohz_full CPU in the kernel is forced (rcutree's display-only
+# jiffies_to_sched_qs, else the kernel's last "scheduler-enlistment delay"
+# line: jiffies_till_sched_qs reads ULONG_MAX unless given at boot, and
+# the line is not printed when it was, as TIME_SCALE gives it).
 qc_rcu_thresholds() {
 	_p=/sys/module/rcutree/parameters
 	# (jiffies start 5 minutes below 2^64: their last 9 digits, mod 1e9)
@@ -64,6 +65,7 @@ qc_rcu_thresholds() {
 			if (!best || d < bd) { best = hz[i]; bd = d }
 		}
 		print best }')
+	_tsq=$(cat $_p/jiffies_to_sched_qs 2>/dev/null) ||
 	_tsq=$(dmesg | sed -n -e 's/.*scheduler-enlistment delay is \([0-9]*\) jiffies.*/\1/p' \
 		-e 's/.*scheduler-enlistment delay to \([0-9]*\) jiffies.*/\1/p' | tail -n1)
 	printf '{"hz": %s, "jiffies_till_first_fqs": %s, "jiffies_till_next_fqs": %s, "jiffies_to_sched_qs": %s}' \

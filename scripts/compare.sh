@@ -15,7 +15,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 # (the defaults read in this shell: the registry is then read once a call)
 qc_series_marked default
 variants=$QC_MARKED scenario=hammer duration=20 isolated=1-3 debug= bench_runs= refill=auto rate=
-cost_runs= build=yes decoy= kernel_args= hwtime=--count-entries
+cost_runs= build=yes decoy= kernel_args= hwtime=--count-entries time_scale=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--variants) variants=$2; shift ;;
@@ -29,9 +29,10 @@ while [ $# -gt 0 ]; do
 	--cost-runs) cost_runs=$2; shift ;;
 	--no-build) build=no ;;
 	--no-hardware-time) hwtime= ;;
+	--time-scale) time_scale=$2; shift ;;
 	--decoy) decoy=$2; shift ;;
 	--kernel-arg) qc_check_kernel_arg "$2"; kernel_args="$kernel_args --kernel-arg $2"; shift ;;
-	-h|--help) echo "usage: $0 [--variants LIST (default: those patches/series marks default, $(qc_default_variants))] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--decoy N (the hammer window also runs hammer/decoy.c, N rounds)] [--kernel-arg ARG (one more kernel parameter for the scenario's guests, e.g. rcutree.kthread_prio=20; repeatable)] [--no-build (use the builds there are)] [--no-hardware-time (no qc-entry plugin in the scenario's guests: RCU forcing left untimed)]"; exit 0 ;;
+	-h|--help) echo "usage: $0 [--variants LIST (default: those patches/series marks default, $(qc_default_variants))] [--scenario NAME] [--duration S] [--isolated LIST] [--refill LIST|auto|none] [--rate N] [--debug] [--bench-runs N (0: no allocator benchmark; default 5, audit 0)] [--cost-runs N (0: no counted benchmark under the TCG plugin; default 5, audit 0)] [--decoy N (the hammer window also runs hammer/decoy.c, N rounds)] [--kernel-arg ARG (one more kernel parameter for the scenario's guests, e.g. rcutree.kthread_prio=20; repeatable)] [--no-build (use the builds there are)] [--no-hardware-time (no qc-entry plugin in the scenario's guests: RCU forcing left untimed)] [--time-scale auto (measure the guests' slowdown against hardware in a first boot, then boot the scenario's guests with RCU's forcing intervals scaled by it: scripts/time-scale.sh)]"; exit 0 ;;
 	*) die "unknown option '$1' (see $0 --help)" ;;
 	esac
 	shift
@@ -54,10 +55,12 @@ case $cost_runs in ''|*[!0-9]*) die "--cost-runs '$cost_runs' is not a number" ;
 case $decoy in ''|[1-9]|[1-9][0-9]|[1-9][0-9][0-9]) ;; *) die "--decoy '$decoy' is not a number of rounds from 1 to 999" ;; esac
 [ -z "$decoy" ] || [ "$scenario" = hammer ] || die "--decoy runs in the hammer scenario only, not '$scenario'"
 [ "$cost_runs" -eq 0 ] || [ "$cost_runs" -ge 2 ] || die "--cost-runs needs at least 2 runs for a t-test (or 0 to skip)"
+case $time_scale in ''|auto) ;; *) die "--time-scale '$time_scale': only 'auto' (the factor measured in a first boot)" ;; esac
 total=$((2 * n + 2))
 [ "$build" = yes ] || total=$((total - n))
 [ "$bench_runs" -eq 0 ] || total=$((total + n))
 [ "$cost_runs" -eq 0 ] || total=$((total + n))
+[ -z "$time_scale" ] || total=$((total + 1))
 i=0
 for v in $variants; do
 	[ "$build" = yes ] || break
@@ -77,6 +80,19 @@ run_id=$(qc_new_run)
 run=$QC_RESULTS/$run_id
 qc_status_begin "$run/$QC_STATUS"
 qc_run_txt "$run" "$variants" "$scenario" "$duration" "$isolated" "$refill_cpus"
+
+# TIME_SCALE=auto: the first variant's guest measures the slowdown, and
+# the scenario's guests get RCU's forcing intervals scaled by it
+# (time-scale.json in the run, for the summary and the report).
+if [ -n "$time_scale" ]; then
+	set -- $variants
+	i=$((i + 1))
+	step "$i" "$total" "measure the guests' slowdown against hardware (a 10 s hammer boot of $1 under qc-entry)"
+	for arg in $("$QC_ROOT/scripts/time-scale.sh" "$1" "$run/$QC_TIME_SCALE"); do
+		kernel_args="$kernel_args --kernel-arg $arg"
+	done
+	info "time scale: x$(jq .factor "$run/$QC_TIME_SCALE") ($(jq -r '.guest_ns_per_insn | "\(.median) guest ns an instruction, \(.samples) samples"' "$run/$QC_TIME_SCALE")):$kernel_args"
+fi
 
 # run_in_run NAME RUN.SH-ARGS...: one guest of this run; a failure is
 # remembered under NAME and the rest still run. Each guest keeps its own

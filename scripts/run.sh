@@ -169,7 +169,7 @@ if [ "$count_entries" = yes ]; then
 	[ "$count_cost" = no ] || die "--count-entries and --count-cost each load a plugin: boot one guest for each"
 	if [ "$accel" = tcg ]; then
 		so=$(qc_entry_plugin "$(qc_qemu_version)")
-		plugin="$so,map=$(qc_system_map "$variant" "$flavour"),out=$out/$QC_ENTRY_COUNTS,cpus=$isolated,spin=$QC_SPIN_WAIT_LIST"
+		plugin="$so,map=$(qc_system_map "$variant" "$flavour"),out=$out/$QC_ENTRY_COUNTS,cpus=$isolated,spin=$QC_SPIN_WAIT_LIST,rates=$out/$QC_ENTRY_RATES"
 	else
 		# (on KVM the guest's kernel entries run at hardware speed: nothing to time)
 		info "--count-entries: $accel runs the guest on the host's CPU, whose clock is hardware's: no plugin"

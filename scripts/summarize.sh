@@ -328,7 +328,11 @@ qc_kv_read "$runtxt" duration_s; duration=$QC_KV
 # table's to the terminal.
 set --
 for g in $judged; do set -- "$@" "$tmp/v-$g.json"; done
+# TIME_SCALE=auto's factor and its evidence (scripts/time-scale.sh)
+scale=$run/$QC_TIME_SCALE
+[ -f "$scale" ] || scale=/dev/null
 jq -n \
+	--slurpfile scale "$scale" \
 	--arg id "$run_id" --arg accel "$accel" --arg qemu "$qemu_version" --arg tree "$tree" \
 	--arg scenario "$scenario" --arg duration "$duration" \
 	--arg isolated "$isolated" --arg refill "$refill" \
@@ -351,7 +355,8 @@ jq -n \
 	        isolated_cpus: $isolated, refill_cpus: $refill, oslat_cpus: $oslat,
 	        housekeeping_cpus: $housekeeping}
 	     # (runs booted before boot.sh recorded it have none)
-	     + (if $qemu == "" then {} else {qemu_version: $qemu} end)),
+	     + (if $qemu == "" then {} else {qemu_version: $qemu} end)
+	     + (if $scale == [] then {} else {time_scale: $scale[0]} end)),
 	  policy: ($policy + {baseline: $baseline, baseline_rule: $baseline_rule}),
 	  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end),
 	  alloc_cost: $cost[0]}

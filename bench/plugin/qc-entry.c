@@ -8,7 +8,7 @@
  * "Hardware time").
  *
  *   qemu-system-x86_64 ... -plugin qc-entry.so,map=System.map,out=entry.jsonl,
- *       cpus=1-3,spin=bench/plugin/spin-wait.list
+ *       cpus=1-3,spin=bench/plugin/spin-wait.list[,rates=rates.jsonl]
  *
  * Per vCPU it counts the kernel instructions executed since the vCPU last
  * left an extended quiescent state: since it last ran user code, or left
@@ -34,6 +34,16 @@
  * in user mode finds a new stretch, its own entry: the kernel entry the
  * forcing saw had ended). Lines come in the order the stretches end.
  *
+ * rates=: how much slower than hardware the guest runs (scripts/time-scale.sh).
+ * Without icount, TCG's guest clock is the host's monotonic clock, so the
+ * host time a kernel stretch of a vCPU of cpus= took, over its
+ * instructions, is its guest ns per instruction: the emulator's speed
+ * and the host's scheduling of the vCPU's thread together. At exit, one
+ * line per vCPU of cpus= and one for them all ("vcpu":-1), over the
+ * stretches of RATE_MIN_INSNS or more:
+ *
+ *   {"vcpu":2,"stretches":812,"p10":5.1,"median":9.8,"p90":120}
+ *
  * Counting is per translation block (one callback each time a block
  * starts, adding its instruction count), not per instruction: a block
  * left early by an exception or interrupt still counts whole, which can
@@ -51,6 +61,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ksyms.h"
@@ -62,6 +73,8 @@ QC_PLUGIN_EXPORT int qemu_plugin_version = QC_PLUGIN_API_VERSION;
 const char *const plugin_name = "qc-entry";
 
 enum { MAX_VCPUS = 64, MAX_PENDING = 32 };
+/* a shorter stretch's host time is mostly the clock reads' own */
+#define RATE_MIN_INSNS 20000
 
 /* The vectors counted: their handlers, and /proc/interrupts' names. */
 enum { VEC_RES, VEC_IWI, VEC_LOC, NVEC };
@@ -89,6 +102,9 @@ struct vcpu {
 	unsigned long count[NVEC];	/* interrupts of each vector so far */
 	struct pending pending[MAX_PENDING];
 	int npending;
+	uint64_t start_ns;		/* rates=: this stretch's start, host clock */
+	double *rate;			/* rates=: each long stretch's ns an insn */
+	long nrate, rate_alloc;
 } __attribute__((aligned(64)));
 
 static struct ksyms ksyms;
@@ -99,6 +115,7 @@ static struct vcpu vcpus[MAX_VCPUS];
 static unsigned char traced[MAX_VCPUS];
 static FILE *out;
 static const char *out_path;
+static const char *rates_path;
 static atomic_ulong lines;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -122,6 +139,25 @@ static void flush(unsigned int index, struct vcpu *v, long long stretch)
 	v->npending = 0;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* rates=: the stretch that ends now, if long enough to time. */
+static void rate_note(unsigned int index, struct vcpu *v)
+{
+	uint64_t insns = v->kernel + v->spin;
+
+	if (!v->start_ns || insns < RATE_MIN_INSNS || !traced[index])
+		return;
+	v->rate = qc_grow(v->rate, v->nrate, &v->rate_alloc, sizeof(*v->rate));
+	v->rate[v->nrate++] = (double)(now_ns() - v->start_ns) / (double)insns;
+}
+
 static void on_block(unsigned int index, void *udata)
 {
 	uintptr_t u = (uintptr_t)udata;
@@ -135,6 +171,9 @@ static void on_block(unsigned int index, void *udata)
 	case USER:
 	case IDLE:
 		if (v->in_kernel || v->kernel || v->spin) {
+			if (rates_path)
+				rate_note(index, v);
+			v->start_ns = 0;
 			flush(index, v, (long long)v->kernel);
 			v->prev = v->kernel;
 			v->kernel = v->spin = 0;
@@ -142,10 +181,14 @@ static void on_block(unsigned int index, void *udata)
 		v->in_kernel = 0;
 		break;
 	case KERNEL:
+		if (!v->in_kernel && rates_path)
+			v->start_ns = now_ns();
 		v->in_kernel = 1;
 		v->kernel += n;
 		break;
 	case SPIN:
+		if (!v->in_kernel && rates_path)
+			v->start_ns = now_ns();
 		v->in_kernel = 1;
 		v->spin += n;
 		break;
@@ -207,6 +250,49 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void put_rates(FILE *f, int vcpu, double *r, long n)
+{
+	qsort(r, n, sizeof(*r), cmp_double);
+	fprintf(f, "{\"vcpu\":%d,\"stretches\":%ld,\"p10\":%.3g,\"median\":%.3g,\"p90\":%.3g}\n", vcpu, n,
+		n ? r[(n - 1) / 10] : 0, n ? r[(n - 1) / 2] : 0, n ? r[(n - 1) * 9 / 10] : 0);
+}
+
+/* rates=: each vCPU of cpus= (those that ran), then all of them. */
+static void write_rates(void)
+{
+	double *all = NULL;
+	long nall = 0, alloc = 0, k;
+	unsigned int i;
+	FILE *f = fopen(rates_path, "w");
+
+	if (!f) {
+		plugin_fail("cannot create '%s': %s", rates_path, strerror(errno));
+		return;
+	}
+	for (i = 0; i < MAX_VCPUS; i++) {
+		struct vcpu *v = &vcpus[i];
+
+		if (!traced[i] || !v->nrate)
+			continue;
+		for (k = 0; k < v->nrate; k++) {
+			all = qc_grow(all, nall, &alloc, sizeof(*all));
+			all[nall++] = v->rate[k];
+		}
+		put_rates(f, (int)i, v->rate, v->nrate);
+	}
+	put_rates(f, -1, all, nall);
+	free(all);
+	if (fclose(f))
+		plugin_fail("cannot write '%s': %s", rates_path, strerror(errno));
+}
+
 static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 {
 	unsigned int i;
@@ -216,6 +302,8 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	/* (the vCPUs are stopped: their stretches never ended) */
 	for (i = 0; i < MAX_VCPUS; i++)
 		flush(i, &vcpus[i], -1);
+	if (rates_path)
+		write_rates();
 	if (!atomic_load(&lines))
 		plugin_fail("no counted interrupt reached a vCPU of cpus=: nothing counted in '%s'", out_path);
 	if (out && fclose(out))
@@ -282,8 +370,10 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 			cpus = v;
 		else if ((v = plugin_arg(argv[a], "spin")))
 			spin = v;
+		else if ((v = plugin_arg(argv[a], "rates")))
+			rates_path = v;
 		else {
-			plugin_fail("unknown argument '%s': use map=SYSTEM.MAP,out=FILE,cpus=LIST,spin=LIST_FILE", argv[a]);
+			plugin_fail("unknown argument '%s': use map=SYSTEM.MAP,out=FILE,cpus=LIST,spin=LIST_FILE[,rates=FILE]", argv[a]);
 			return -1;
 		}
 	}

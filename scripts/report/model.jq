@@ -374,11 +374,26 @@ def accel_text:
 	else ("\(.run.accel | dash): unknown accelerator; treat absolute latencies with suspicion and " +
 		"compare variants within one run.") end;
 
+# TIME_SCALE=auto (scripts/time-scale.sh): the factor and its evidence.
+def time_scale_text:
+	(.run.time_scale // null) as $t
+	| if $t == null then "none: RCU's forcing intervals as the kernel sets them, in guest jiffies (make compare TIME_SCALE=auto scales them)"
+	  else "**x\($t.factor)** (TIME_SCALE=auto): the guests ran \($t.guest_ns_per_insn.median) ns of guest time an instruction " +
+		"(median of \($t.guest_ns_per_insn.stretches) kernel stretches of 20,000 instructions or more on the isolated CPUs, p10 \($t.guest_ns_per_insn.p10), " +
+		"p90 \($t.guest_ns_per_insn.p90); a \($t.measured_on.duration_s) s \($t.measured_on.scenario) boot of " +
+		"\($t.measured_on.variant) under qc-entry) against the stated \($t.stated_ns_per_insn) ns, so every guest was booted with " +
+		"jiffies_till_first_fqs \($t.base.jiffies_till_first_fqs) -> \($t.scaled.jiffies_till_first_fqs), " +
+		"jiffies_till_next_fqs \($t.base.jiffies_till_next_fqs) -> \($t.scaled.jiffies_till_next_fqs), " +
+		"jiffies_till_sched_qs \($t.base.jiffies_to_sched_qs) -> \($t.scaled.jiffies_till_sched_qs)" +
+		(if $t.capped then " (the forcing intervals capped at HZ: less than the full factor)" else "" end) +
+		"; longer grace periods slow the drains that wait for them: compare the drain counts" end;
+
 def facts:
 	{h2: "Run"},
 	{ul: [
 		"run id: \(.run.id | code), status: \($run_status | code)",
 		"accelerator: **\(.run.accel | dash)**\(if .run.qemu_version then " (QEMU \(.run.qemu_version))" else "" end) — \(accel_text)",
+		"time scale: \(time_scale_text)",
 		("kernel tree: \(.run.kernel_tree | dash) (each variant: that tree plus its " +
 			"series in patches/<variant>/, none for spinlock)"),
 		"scenario: \(.run.scenario | dash | code), " + (if .run.scenario == "audit"
