@@ -91,7 +91,7 @@ if [ -n "$time_scale" ]; then
 	for arg in $("$QC_ROOT/scripts/time-scale.sh" "$1" "$run/$QC_TIME_SCALE"); do
 		kernel_args="$kernel_args --kernel-arg $arg"
 	done
-	info "time scale: x$(jq .factor "$run/$QC_TIME_SCALE") ($(jq -r '.guest_ns_per_insn | "\(.median) guest ns an instruction, \(.samples) samples"' "$run/$QC_TIME_SCALE")):$kernel_args"
+	info "time scale: x$(jq .factor "$run/$QC_TIME_SCALE") ($(jq -r '.guest_ns_per_insn | "\(.median) guest ns an instruction, \(.stretches) kernel stretches"' "$run/$QC_TIME_SCALE")):$kernel_args"
 fi
 
 # run_in_run NAME RUN.SH-ARGS...: one guest of this run; a failure is

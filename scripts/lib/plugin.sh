@@ -25,12 +25,18 @@ qc_entry_plugin() {
 		"$QC_CACHE/plugin/qc-entry.so" >&2 || die "bench/plugin/qc-entry.so does not build"
 	echo "$QC_CACHE/plugin/qc-entry.so"
 }
-# qc_rcu_forcing DIR: the guest's RCU forcing interval as qc-analyze's
-# --rcu-forcing takes it, "HZ:JIFFIES_TILL_NEXT_FQS", from DIR's guest.json
-# (guest-lib.sh qc_rcu_thresholds); nothing when it does not say.
+# qc_rcu_forcing DIR: the RCU forcing interval hardware would run DIR's
+# guest with, as qc-analyze's --rcu-forcing takes it,
+# "HZ:JIFFIES_TILL_NEXT_FQS": DIR's guest.json's (guest-lib.sh
+# qc_rcu_thresholds), or, in a time-scaled run (its time-scale.json beside
+# DIR), the guest's own before scaling: hardware runs the kernel's
+# defaults. Nothing when neither says.
 qc_rcu_forcing() {
-	jq -r '.rcu | "\(.hz):\(.jiffies_till_next_fqs)" | select(test("^[0-9]+:[0-9]+$"))' \
-		"$1/$QC_GUEST_JSON" 2>/dev/null
+	if [ -f "$1/../$QC_TIME_SCALE" ]; then
+		jq -r '.base' "$1/../$QC_TIME_SCALE"
+	else
+		jq -r '.rcu' "$1/$QC_GUEST_JSON"
+	fi 2>/dev/null | jq -r '"\(.hz):\(.jiffies_till_next_fqs)" | select(test("^[0-9]+:[0-9]+$"))' 2>/dev/null
 }
 QC_DRAIN_REACH_LIST=$QC_ROOT/bench/plugin/drain-reach.list
 QC_SPIN_WAIT_LIST=$QC_ROOT/bench/plugin/spin-wait.list
