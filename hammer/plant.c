@@ -5,6 +5,10 @@
  *
  *   echo "work CPU K" > plant   K work items on CPU, one at a time
  *   echo "ipi CPU K"  > plant   K IPIs to CPU, one at a time
+ *   echo "bare CPU K" > plant   K reschedule vectors to CPU straight through
+ *                               the APIC: no send probe sees them, so the
+ *                               analyzer must count each without a sender
+ *                               (unknown), and the verdict INCONCLUSIVE
  *
  * qc_planted_work() and qc_planted_ipi() are global and noinline so that
  * workqueue_execute_start and the function tracer name them.
@@ -13,6 +17,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
@@ -21,16 +26,22 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 #include <linux/workqueue.h>
+#include <asm/apic.h>
+#include <asm/hardirq.h>
+#include <asm/irq_vectors.h>
 
 #include "qc_hammer.h"
 
 #define QC_PLANT_MAX		1000000
 /* A work item that has not run after this long ends the plant. */
 #define QC_PLANT_TIMEOUT_MS	10000
+/* A bare vector not counted by its CPU after this long ends the plant. */
+#define QC_BARE_TIMEOUT_MS	2000
 
 struct qc_plant {
-	char kind[8];		/* "none", "work" or "ipi" */
+	char kind[8];		/* "none", "work", "ipi" or "bare" */
 	unsigned int cpu;
 	unsigned int requested;
 	unsigned int sent;	/* queued or IPIs sent */
@@ -114,6 +125,44 @@ static int qc_plant_ipis(struct qc_plant *p)
 	return 0;
 }
 
+/* A reschedule vector to @cpu past smp_send_reschedule() and its probes. */
+static void qc_bare_resched(unsigned int cpu)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	__apic_send_IPI_mask(cpumask_of(cpu), RESCHEDULE_VECTOR);
+#else
+	apic->send_IPI(cpu, RESCHEDULE_VECTOR);
+#endif
+}
+
+/*
+ * Each vector is sent only once the target's RES count shows the one
+ * before it handled: two pending at once would merge into one.
+ */
+static int qc_plant_bare(struct qc_plant *p)
+{
+	unsigned int i, before;
+	unsigned long end;
+
+	if (p->cpu == raw_smp_processor_id())
+		return -EINVAL;
+	for (i = 0; i < p->requested; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		before = READ_ONCE(per_cpu(irq_stat, p->cpu).irq_resched_count);
+		qc_bare_resched(p->cpu);
+		p->sent++;
+		end = jiffies + msecs_to_jiffies(QC_BARE_TIMEOUT_MS);
+		while (READ_ONCE(per_cpu(irq_stat, p->cpu).irq_resched_count) == before) {
+			if (time_after(jiffies, end))
+				return -ETIMEDOUT;
+			usleep_range(100, 200);
+		}
+		atomic_inc(&qc_plant_ran);
+	}
+	return 0;
+}
+
 static ssize_t qc_plant_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -130,7 +179,7 @@ static ssize_t qc_plant_write(struct file *file, const char __user *ubuf,
 	if (sscanf(buf, "%7s %u %u %c", p.kind, &p.cpu, &p.requested,
 		   &extra) != 3)
 		return -EINVAL;
-	if (strcmp(p.kind, "work") && strcmp(p.kind, "ipi"))
+	if (strcmp(p.kind, "work") && strcmp(p.kind, "ipi") && strcmp(p.kind, "bare"))
 		return -EINVAL;
 	if (p.requested > QC_PLANT_MAX)
 		return -EINVAL;
@@ -146,8 +195,10 @@ static ssize_t qc_plant_write(struct file *file, const char __user *ubuf,
 	atomic_set(&qc_plant_off_cpu, 0);
 	if (!strcmp(p.kind, "work"))
 		ret = qc_plant_works(&p);
-	else
+	else if (!strcmp(p.kind, "ipi"))
 		ret = qc_plant_ipis(&p);
+	else
+		ret = qc_plant_bare(&p);
 	p.error = ret;
 	qc_last = p;
 out:

@@ -137,7 +137,9 @@ one_by_one() {
 	die "the checks of $run's files stopped: $1"
 }
 # selftest-planted.txt of each judged guest as {"GUEST": {"CPU": planted}}
-# ("KIND CPU K" lines; null when a line is not one), one awk for them all.
+# ("KIND CPU K" lines; null when a line is not one), one awk for them all;
+# bare reschedule vectors (counted without a sender, not by cause) apart,
+# under "bare:CPU".
 set --
 for g in $judged; do [ ! -f "$run/$g/$QC_PLANTED" ] || set -- "$@" "$run/$g/$QC_PLANTED"; done
 planted='{}'
@@ -148,7 +150,7 @@ planted='{}'
 	FNR == 1 { if (f != "") out(); f = FILENAME; bad = 0; delete n }
 	NF == 0 { next }
 	NF != 3 || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ { bad = 1 }
-	{ n[$2] += $3 }
+	{ n[($1 == "bare" ? "bare:" : "") $2] += $3 }
 	BEGIN { printf "{" }
 	END { if (f != "") out(); print "}" }' "$@")
 

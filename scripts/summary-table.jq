@@ -35,7 +35,13 @@ def verdict_table:
 	  ([.variants | to_entries[] | select(.value.selftest != null) | .value.selftest as $s
 	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"
 	      + (if $s.verdict_check.exact then " exact" else " NOT exact" end)]
-	   | "  " + (if . == [] then "none in this run" else join(", ") end))),
+	   | "  " + (if . == [] then "none in this run" else join(", ") end)),
+	  # the bare reschedule vectors (hammer/plant.c), counted without a sender
+	  ([.variants | to_entries[] | select(.value.selftest != null)
+	    | [.value.selftest.cpus[]?.senderless // empty] as $b | select($b != [])
+	    | "\(.key) \([$b[].unknown // 0] | add)/\([$b[].planted] | add)"]
+	   | if . == [] then empty
+	     else "  sender-less vectors counted unknown/planted: " + join(", ") end)),
 	(.audit // empty | . as $a | ($a.variants | keys_unsorted) as $vs
 	| "", "isolation audit (own path/all interruptions on the isolated CPUs in the sub-window/the gaps' rate for it, top cause above the gaps):",
 	  ($a.triggers[] as $t | "  \($t): " + ([$vs[] as $v | $a.variants[$v].triggers[] | select(.name == $t)

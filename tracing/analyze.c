@@ -416,6 +416,7 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 	struct analysis *a = c->a;
 	long lost = 0;
 	const char *kind = NULL;
+	char why[512];
 	int ret = -1, lost_cpu;
 
 	drains_init(&c->drains, c->tep);
@@ -430,6 +431,10 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 	c->any_cpu = any_cpu_events(c);
 	drains_finish(&c->drains, c->last_ts);
 	origins_finish(&c->origins, c->last_ts);
+	if (drains_unreturned(&c->drains, why, sizeof(why))) {
+		set_err(c->err, c->errlen, "%s: %s", file, why);
+		goto out;
+	}
 	if (!c->records) {
 		set_err(c->err, c->errlen, "%s holds no events: truncated, or tracing never ran", file);
 		goto out;
@@ -553,6 +558,7 @@ static int analyze_loaded(struct analysis *a, struct ctx *c, struct tracecmd_inp
 	size_t setsize;
 	char *err = c->err;
 	int i, errlen = c->errlen, ret = -1;
+	char why[512];
 
 	a->nr_trace_cpus = tep_get_cpus(c->tep);
 	for (i = 0; i < a->ncpus; i++) {
@@ -625,6 +631,10 @@ static int analyze_loaded(struct analysis *a, struct ctx *c, struct tracecmd_inp
 		rec_close(c, s);
 		a->total += a->res[i].interruptions;
 		a->charged_total += a->res[i].charged;
+	}
+	if (origins_overflowed(&c->origins, why, sizeof(why))) {
+		set_err(err, errlen, "%s: %s", a->file, why);
+		goto out;
 	}
 	ret = 0;
 out:

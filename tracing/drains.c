@@ -66,10 +66,69 @@ static struct drain_task *task_of(struct drains *d, int pid)
 	return NULL;
 }
 
+/* Open call @i lost its return: noted, and closed at @ts. */
+static void unreturned(struct drains *d, int i, unsigned long long ts)
+{
+	struct drain_call *c = &d->v[d->open_calls[i]];
+
+	if (!d->unreturned.n++) {
+		d->unreturned.pid = c->pid;
+		d->unreturned.ns = c->start_ns;
+	}
+	c->end_ns = ts;
+	memmove(&d->open_calls[i], &d->open_calls[i + 1], (d->nopen - i - 1) * sizeof(*d->open_calls));
+	d->nopen--;
+}
+
+bool drains_unreturned(const struct drains *d, char *err, size_t len)
+{
+	if (!d->unreturned.n)
+		return false;
+	snprintf(err, len, "%ld drain_all_pages() call%s never returned in the trace, the first by pid %d at %llu.%06llu (its qc:drain_all_ret hit lost): every later send of its caller would be charged to the drain; re-run the variant",
+		 d->unreturned.n, d->unreturned.n == 1 ? "" : "s", d->unreturned.pid,
+		 d->unreturned.ns / 1000000000ULL, d->unreturned.ns / 1000ULL % 1000000ULL);
+	return true;
+}
+
+void drains_begin(struct drains *d, int pid, unsigned long long ts)
+{
+	struct drain_call *c;
+	int i;
+
+	/* its caller's call still open: that one's return was lost */
+	for (i = d->nopen - 1; i >= 0; i--)
+		if (d->v[d->open_calls[i]].pid == pid)
+			unreturned(d, i, ts);
+	d->v = grow(d->v, &d->alloc, d->n + 1, sizeof(*d->v));
+	c = &d->v[d->n];
+	memset(c, 0, sizeof(*c));
+	c->start_ns = c->end_ns = ts;
+	c->pid = pid;
+	d->open_calls = grow(d->open_calls, &d->open_alloc, d->nopen + 1, sizeof(*d->open_calls));
+	d->open_calls[d->nopen++] = d->n++;
+}
+
+void drains_return(struct drains *d, int pid, unsigned long long ts)
+{
+	struct drain_call *c;
+	int i;
+
+	for (i = d->nopen - 1; i >= 0; i--) {
+		c = &d->v[d->open_calls[i]];
+		if (c->pid != pid)
+			continue;
+		c->end_ns = ts;
+		c->returned = true;
+		memmove(&d->open_calls[i], &d->open_calls[i + 1], (d->nopen - i - 1) * sizeof(*d->open_calls));
+		d->nopen--;
+		return;
+	}
+}
+
 void drains_record(struct drains *d, struct tep_handle *tep,
 		   struct tep_record *r)
 {
-	int id, pid, i;
+	int id, pid;
 	struct drain_task *t;
 	struct drain_call *c;
 	long long v;
@@ -79,26 +138,9 @@ void drains_record(struct drains *d, struct tep_handle *tep,
 	id = tep_data_type(tep, r);
 	pid = tep_data_pid(tep, r);
 	if (id == d->id_all) {
-		d->v = grow(d->v, &d->alloc, d->n + 1, sizeof(*d->v));
-		c = &d->v[d->n];
-		memset(c, 0, sizeof(*c));
-		c->start_ns = c->end_ns = r->ts;
-		c->pid = pid;
-		d->open_calls = grow(d->open_calls, &d->open_alloc, d->nopen + 1,
-				     sizeof(*d->open_calls));
-		d->open_calls[d->nopen++] = d->n++;
+		drains_begin(d, pid, r->ts);
 	} else if (id == d->id_all_ret) {
-		for (i = d->nopen - 1; i >= 0; i--) {
-			c = &d->v[d->open_calls[i]];
-			if (c->pid != pid)
-				continue;
-			c->end_ns = r->ts;
-			c->returned = true;
-			memmove(&d->open_calls[i], &d->open_calls[i + 1],
-				(d->nopen - i - 1) * sizeof(*d->open_calls));
-			d->nopen--;
-			break;
-		}
+		drains_return(d, pid, r->ts);
 	} else if (id == d->id_cpu) {
 		t = task_of(d, pid);
 		if (!t) {
@@ -129,9 +171,15 @@ void drains_finish(struct drains *d, unsigned long long last_ns)
 {
 	int i;
 
-	for (i = 0; i < d->nopen; i++)
-		d->v[d->open_calls[i]].end_ns = last_ns;
-	d->nopen = 0;
+	while (d->nopen) {
+		i = d->nopen - 1;
+		if (last_ns - d->v[d->open_calls[i]].start_ns > QC_DRAIN_OPEN_MAX_NS) {
+			unreturned(d, i, last_ns);
+		} else {
+			d->v[d->open_calls[i]].end_ns = last_ns;
+			d->nopen--;
+		}
+	}
 	for (i = 0; i < d->n; i++)
 		if (d->v[i].end_ns - d->v[i].start_ns > d->longest_ns)
 			d->longest_ns = d->v[i].end_ns - d->v[i].start_ns;

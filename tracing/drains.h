@@ -42,6 +42,9 @@ struct drains {
 	int *open_calls;	/* indexes into v[] of calls in flight */
 	int nopen, open_alloc;
 	struct drain_task { int pid, cpu; } *tasks;	/* drain_cpu in progress */
+	/* calls whose drain_all_ret the trace lacks: how many, the first's
+	   caller and start (drains_unreturned()) */
+	struct { long n; int pid; unsigned long long ns; } unreturned;
 	int ntasks, task_alloc;
 	/* event ids, -1 where absent */
 	int id_all, id_all_ret, id_cpu, id_cpu_ret, id_bulk;
@@ -53,8 +56,22 @@ void drains_init(struct drains *d, struct tep_handle *tep);
 /* Feed every record of the trace, in time order (any CPU). */
 void drains_record(struct drains *d, struct tep_handle *tep,
 		   struct tep_record *r);
-/* After the last record: calls still in flight end at @last_ns. */
+/* A drain_all (drain_all_ret) record of @pid at @ts: drains_record()'s pairing. */
+void drains_begin(struct drains *d, int pid, unsigned long long ts);
+void drains_return(struct drains *d, int pid, unsigned long long ts);
+/*
+ * After the last record: calls still in flight end at @last_ns. One that
+ * began more than QC_DRAIN_OPEN_MAX_NS before it lost its return, as
+ * does one whose caller began another (drain_all_pages() does not nest).
+ */
+#define QC_DRAIN_OPEN_MAX_NS	1000000000ULL
 void drains_finish(struct drains *d, unsigned long long last_ns);
+/*
+ * Did a call lose its return (a missed drain_all_ret)? Then every later
+ * send of its caller would be the drain's: the trace is refused, @err
+ * says which call.
+ */
+bool drains_unreturned(const struct drains *d, char *err, size_t len);
 /* Move every call by @delta ns (to overlay another trace's calls). */
 void drains_shift(struct drains *d, long long delta);
 /*

@@ -201,6 +201,16 @@ static unsigned long long num(struct origins *o, struct tep_format_field *f,
 	return v;
 }
 
+bool origins_overflowed(const struct origins *o, char *err, size_t len)
+{
+	if (!o->overflow.n)
+		return false;
+	snprintf(err, len, "%ld send%s matched to interruptions that already had the %d senders kept (ORIGIN_MAX_SENDS), the first on CPU %d at %llu.%06llu: a sender was dropped, so the interruption cannot be charged; raise ORIGIN_MAX_SENDS in tracing/origins.h",
+		 o->overflow.n, o->overflow.n == 1 ? " was" : "s were", ORIGIN_MAX_SENDS, o->overflow.cpu,
+		 o->overflow.ns / 1000000000ULL, o->overflow.ns / 1000ULL % 1000000ULL);
+	return true;
+}
+
 bool origins_unread(const struct origins *o, char *err, size_t len)
 {
 	if (!o->unread.n)
@@ -625,8 +635,13 @@ static bool unmatched(const struct send *s, int cpu)
 
 static void take(struct origins *o, struct origin *out, long i, int cpu, bool consume)
 {
-	if (out->nsend < ORIGIN_MAX_SENDS)
+	if (out->nsend < ORIGIN_MAX_SENDS) {
 		out->send[out->nsend++] = i;
+	} else if (!o->overflow.n++) {
+		/* (a send given to no one would be counted as nobody's) */
+		o->overflow.cpu = cpu;
+		o->overflow.ns = o->v[i].ns;
+	}
 	if (consume && cpu < ORIGIN_MAX_CPUS)
 		o->v[i].matched |= 1ULL << cpu;
 }

@@ -58,7 +58,8 @@ extern const char *const origin_class_names[ORIGIN_CLASSES];
 #define QC_TICK_DEP_BIT_RCU_EXP	5
 
 #define ORIGIN_MAX_CPUS		64
-#define ORIGIN_MAX_SENDS	8	/* sends kept per interruption */
+#define ORIGIN_MAX_SENDS	256	/* sends kept per interruption (an audit
+					   trigger's csd batch reached 200+) */
 #define ORIGIN_PENDING		8	/* sends awaiting a stack, per CPU */
 #define ORIGIN_PATH_DEPTH	8	/* kworker hops a path is followed back */
 
@@ -156,6 +157,9 @@ struct origins {
 	/* fields the trace has but that could not be read: how many, the
 	   first one's CPU and name (origins_unread()) */
 	struct { long n; int cpu; char what[96]; } unread;
+	/* sends matched beyond the ORIGIN_MAX_SENDS an interruption keeps:
+	   how many, the first one's CPU and time (origins_overflowed()) */
+	struct { long n; int cpu; unsigned long long ns; } overflow;
 };
 
 /* Was @s made in task context (not from an interrupt or a softirq)? */
@@ -228,6 +232,11 @@ const struct send *origins_parent(const struct origins *o, const struct send *s)
  * refused: @err gets one line saying which, how often and where.
  */
 bool origins_unread(const struct origins *o, char *err, size_t len);
+/*
+ * After matching: did an interruption have more senders than
+ * ORIGIN_MAX_SENDS keeps? Then the trace is refused, as above.
+ */
+bool origins_overflowed(const struct origins *o, char *err, size_t len);
 /* The send event @system:@name's index (struct send's ev), or -1. */
 int origins_event(const char *system, const char *name);
 /* Send event @ev's target CPU field, or (@mask) its CPU mask field, or NULL. */

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * matching-bounds: the analyzer's matching refuses what it would
+ * otherwise get silently wrong (tracing/README.md, "Matching an
+ * interruption to its senders"), on crafted records, one KTAP-style line
+ * per case, exit 1 if any fails. Built and run by tests/test-origins.sh.
+ *
+ *   - a drain call whose return was lost (its caller began another, or it
+ *     was still open long before the trace ended) is unreturned: the
+ *     trace is refused, where before the call stayed open to the trace's
+ *     end and every later send of its caller was the drain's;
+ *   - a call still open at the trace's end, begun just before it, is
+ *     only cut short; two callers' calls may overlap;
+ *   - an interruption that answers more sends than ORIGIN_MAX_SENDS keeps
+ *     is refused, where before the senders past the eighth were dropped
+ *     and still marked as matched.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drains.h"
+#include "origins.h"
+
+static int n, failed;
+
+static void check(const char *desc, bool ok, const char *got)
+{
+	n++;
+	failed += !ok;
+	printf("%sok %d %s", ok ? "" : "not ", n, desc);
+	if (!ok)
+		printf(" (got: %s)", got);
+	printf("\n");
+}
+
+#define S(ns) ((ns) * 1000000000ULL)
+
+static void drain_cases(void)
+{
+	struct drains d;
+	char err[256] = "", got[64];
+
+	/* pid 7's first call loses its return; pid 8 overlaps it legitimately */
+	memset(&d, 0, sizeof(d));
+	drains_begin(&d, 7, S(1));
+	drains_begin(&d, 8, S(1) + 500);
+	drains_return(&d, 8, S(1) + 900);
+	drains_begin(&d, 7, S(2));
+	drains_return(&d, 7, S(2) + 100);
+	drains_finish(&d, S(3));
+	snprintf(got, sizeof(got), "unreturned %ld, first pid %d, its end %llu", d.unreturned.n,
+		 d.unreturned.pid, d.v[0].end_ns);
+	check("a caller's second call: its first lost its return, and ends where the second began",
+	      d.unreturned.n == 1 && d.unreturned.pid == 7 && d.v[0].end_ns == S(2), got);
+	check("... the trace is refused, the call named",
+	      drains_unreturned(&d, err, sizeof(err)) && strstr(err, "by pid 7 at 1.000000"), err);
+	check("another caller's overlapping call is not unreturned", d.v[1].returned, "pid 8 open");
+	free(d.v);
+	free(d.open_calls);
+
+	/* open at the trace's end: under a second old, cut short; older, lost */
+	memset(&d, 0, sizeof(d));
+	drains_begin(&d, 7, S(5));
+	drains_begin(&d, 9, S(10) - 300000000ULL);
+	drains_finish(&d, S(10));
+	snprintf(got, sizeof(got), "unreturned %ld (pid %d), ends %llu %llu", d.unreturned.n,
+		 d.unreturned.pid, d.v[0].end_ns, d.v[1].end_ns);
+	check("a call open 5 s before the trace's end lost its return; one begun 0.3 s before is cut short",
+	      d.unreturned.n == 1 && d.unreturned.pid == 7 && d.v[1].end_ns == S(10), got);
+	free(d.v);
+	free(d.open_calls);
+}
+
+static void overflow_case(void)
+{
+	enum { SENDS = ORIGIN_MAX_SENDS + 44 };
+	static struct send v[SENDS];
+	struct origin last[2], out;
+	struct origins o = { .v = v, .n = SENDS, .ncpus = 2, .last = last };
+	struct interruption in = { .cpu = 1, .ns = S(1) + SENDS + 1, .cause = "irq_vectors:reschedule", .pid = -1 };
+	char err[256] = "", got[64];
+	int i;
+
+	memset(last, 0, sizeof(last));
+	for (i = 0; i < SENDS; i++)
+		v[i] = (struct send){ .ns = S(1) + i, .kind = SEND_RESCHED, .cpu = 0, .targets = 1 << 1,
+				      .parent = -1, .queueing = -1, .stack = -1, .comm = -1, .fname = -1 };
+	origins_match(&o, &in, &out);
+	snprintf(got, sizeof(got), "kept %d, overflow %ld", out.nsend, o.overflow.n);
+	check("a reschedule vector answering ORIGIN_MAX_SENDS + 44 sends keeps the maximum, counts 44 over",
+	      out.nsend == ORIGIN_MAX_SENDS && o.overflow.n == 44, got);
+	check("... and the trace is refused, naming the CPU",
+	      origins_overflowed(&o, err, sizeof(err)) && strstr(err, "on CPU 1"), err);
+}
+
+int main(void)
+{
+	drain_cases();
+	overflow_case();
+	return failed ? 1 : 0;
+}
