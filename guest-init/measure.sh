@@ -164,12 +164,13 @@ qc_selftest() {
 	while [ $((CL_MASK >> c)) -ne 0 ]; do
 		if [ $((CL_MASK >> c & 1)) -eq 1 ]; then
 			echo "work $c $k" >> "$planted"
+			echo "dwork $c $k" >> "$planted"
 			echo "ipi $c $k" >> "$planted"
 			echo "bare $c $k" >> "$planted"
 		fi
 		c=$((c + 1))
 	done
-	qc_say "self-test: planting $k work items, $k IPIs and $k sender-less reschedule vectors on each of CPUs $QC_ISOLATED"
+	qc_say "self-test: planting $k work items, $k delayed ones, $k IPIs and $k sender-less reschedule vectors on each of CPUs $QC_ISOLATED"
 	QC_OSLAT_SETTLE=2 qc_window "$QC_WINDOW_SELFTEST" 2 qc_plant
 }
 qc_plant() { qc_hammer_plant "/results/$QC_PLANTED"; }

@@ -5,6 +5,10 @@
  *
  *   echo "work CPU K" > plant   K work items on CPU, one at a time
  *   echo "ipi CPU K"  > plant   K IPIs to CPU, one at a time
+ *   echo "dwork CPU K" > plant  K delayed work items (1 jiffy) on CPU, one at
+ *                               a time: the work runs on CPU, queued from
+ *                               its timer's expiry, and is still the
+ *                               planter's doing
  *   echo "bare CPU K" > plant   K reschedule vectors to CPU straight through
  *                               the APIC: no send probe sees them, so the
  *                               analyzer must count each without a sender
@@ -41,7 +45,7 @@
 #define QC_BARE_TIMEOUT_MS	2000
 
 struct qc_plant {
-	char kind[8];		/* "none", "work", "ipi" or "bare" */
+	char kind[8];		/* "none", "work", "dwork", "ipi" or "bare" */
 	unsigned int cpu;
 	unsigned int requested;
 	unsigned int sent;	/* queued or IPIs sent */
@@ -58,6 +62,7 @@ static atomic_t qc_plant_ran = ATOMIC_INIT(0);
 static atomic_t qc_plant_off_cpu = ATOMIC_INIT(0);
 static DECLARE_COMPLETION(qc_plant_done);
 static DECLARE_WORK(qc_plant_work, qc_planted_work);
+static DECLARE_DELAYED_WORK(qc_plant_dwork, qc_planted_dwork);
 
 noinline void qc_planted_work(struct work_struct *work)
 {
@@ -65,6 +70,11 @@ noinline void qc_planted_work(struct work_struct *work)
 		atomic_inc(&qc_plant_off_cpu);
 	atomic_inc(&qc_plant_ran);
 	complete(&qc_plant_done);
+}
+
+noinline void qc_planted_dwork(struct work_struct *work)
+{
+	qc_planted_work(work);
 }
 
 noinline void qc_planted_ipi(void *info)
@@ -100,6 +110,30 @@ static int qc_plant_works(struct qc_plant *p)
 			return left ? -EINTR : -ETIMEDOUT;
 		}
 		flush_work(&qc_plant_work);
+	}
+	return 0;
+}
+
+/* As qc_plant_works(), each item deferred by a jiffy through its timer. */
+static int qc_plant_dworks(struct qc_plant *p)
+{
+	unsigned long timeout = msecs_to_jiffies(QC_PLANT_TIMEOUT_MS);
+	unsigned int i;
+	long left;
+
+	for (i = 0; i < p->requested; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		reinit_completion(&qc_plant_done);
+		if (!queue_delayed_work_on(p->cpu, system_wq, &qc_plant_dwork, 1))
+			return -EBUSY;
+		p->sent++;
+		left = wait_for_completion_killable_timeout(&qc_plant_done, timeout);
+		if (left <= 0) {
+			cancel_delayed_work_sync(&qc_plant_dwork);
+			return left ? -EINTR : -ETIMEDOUT;
+		}
+		flush_work(&qc_plant_dwork.work);
 	}
 	return 0;
 }
@@ -179,7 +213,8 @@ static ssize_t qc_plant_write(struct file *file, const char __user *ubuf,
 	if (sscanf(buf, "%7s %u %u %c", p.kind, &p.cpu, &p.requested,
 		   &extra) != 3)
 		return -EINVAL;
-	if (strcmp(p.kind, "work") && strcmp(p.kind, "ipi") && strcmp(p.kind, "bare"))
+	if (strcmp(p.kind, "work") && strcmp(p.kind, "dwork") && strcmp(p.kind, "ipi") &&
+	    strcmp(p.kind, "bare"))
 		return -EINVAL;
 	if (p.requested > QC_PLANT_MAX)
 		return -EINVAL;
@@ -195,6 +230,8 @@ static ssize_t qc_plant_write(struct file *file, const char __user *ubuf,
 	atomic_set(&qc_plant_off_cpu, 0);
 	if (!strcmp(p.kind, "work"))
 		ret = qc_plant_works(&p);
+	else if (!strcmp(p.kind, "dwork"))
+		ret = qc_plant_dworks(&p);
 	else if (!strcmp(p.kind, "ipi"))
 		ret = qc_plant_ipis(&p);
 	else
@@ -244,4 +281,5 @@ int qc_plant_init(struct dentry *dir)
 void qc_plant_exit(void)
 {
 	cancel_work_sync(&qc_plant_work);
+	cancel_delayed_work_sync(&qc_plant_dwork);
 }

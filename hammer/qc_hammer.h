@@ -94,6 +94,7 @@ int qc_stats_init(struct dentry *dir);
 
 /* plant.c: the callbacks are global and never inlined so traces name them */
 void qc_planted_work(struct work_struct *work);
+void qc_planted_dwork(struct work_struct *work);
 void qc_planted_ipi(void *info);
 int qc_plant_init(struct dentry *dir);
 void qc_plant_exit(void);

@@ -96,6 +96,7 @@ fi
 planted_cause() {
 	case $1 in
 	work) echo workqueue:qc_planted_work ;;
+	dwork) echo workqueue:qc_planted_dwork ;;
 	ipi) echo irq_vectors:call_function_single:qc_planted_ipi ;;
 	bare) echo irq_vectors:reschedule ;;
 	*) die "unknown planted kind '$1' in $dir/$QC_PLANTED" ;;
@@ -157,4 +158,23 @@ if [ -f "$dir/$selftest" ]; then
 	causes=$QC_DRAIN_CAUSES functions=$QC_PLANTER_FUNCTION
 	# shellcheck disable=SC2046
 	analyze_trace "$selftest" "$QC_SELFTEST_CHARGED" $(profile_of "$QC_WINDOW_SELFTEST")
+	# Deferral followed: each planted delayed work item ran on its CPU,
+	# queued there (6.1) or onto it (6.12) from its timer's expiry in a
+	# softirq, and its origin must still be the planter, through the
+	# timer's arming (tracing/README.md, "Deferred work"): selftest.json's
+	# "deferred" per CPU, planted and charged to the planter by origin.
+	deferred=$(awk '$1 == "dwork" { print $2, $3 }' "$dir/$QC_PLANTED")
+	if [ -n "$deferred" ]; then
+		echo "$deferred" | jq -Rn --slurpfile s "$dir/$QC_SELFTEST_JSON" --slurpfile c "$dir/$QC_SELFTEST_CHARGED.json" '
+			reduce (inputs | split(" ") | select(length == 2)) as [$cpu, $k] ($s[0];
+				.cpus[$cpu].deferred = {planted: ($k | tonumber),
+					drain: ($c[0].cpus[$cpu].origins.drain_by_cause["workqueue:qc_planted_dwork"] // 0)})
+			| .pass = (.pass and all(.cpus[]; .deferred == null or .deferred.planted == .deferred.drain))' \
+			> "$dir/$QC_SELFTEST_JSON.tmp"
+		mv "$dir/$QC_SELFTEST_JSON.tmp" "$dir/$QC_SELFTEST_JSON"
+		jq -e .pass "$dir/$QC_SELFTEST_JSON" >/dev/null || die "self-test failed: $(jq -r '[.cpus | to_entries[]
+			| select(.value.deferred != null and .value.deferred.planted != .value.deferred.drain)
+			| "CPU \(.key) planted \(.value.deferred.planted) delayed work items, \(.value.deferred.drain) traced back to the planter"]
+			| join("; ")' "$dir/$QC_SELFTEST_JSON") (deferral through the timer not followed: see $dir/$QC_SELFTEST_CHARGED.txt)"
+	fi
 fi

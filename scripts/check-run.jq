@@ -96,7 +96,8 @@ include "validate";
         | if $causes == [] then "selftest-charged.json was charged by no planted cause"
           elif $bad != [] then $bad[0]
           elif $s.pass != (all($cpus[]; says(.) | .[0] == .[1])
-                           and all($s.cpus[]; .senderless == null or .senderless.planted == .senderless.unknown)) then
+                           and all($s.cpus[]; .senderless == null or .senderless.planted == .senderless.unknown)
+                           and all($s.cpus[]; .deferred == null or .deferred.planted == .deferred.drain)) then
             "pass is \($s.pass), but its CPUs' planted and counted say otherwise"
           else empty end
         | "\($dir)/selftest.json disagrees with its evidence: \(.); re-run scripts/analyze.sh \($dir) \($iso)"

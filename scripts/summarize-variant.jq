@@ -240,7 +240,8 @@ def judge($policy):
   # planter as the drain must FAIL, each planted work item and IPI charged
   # (their side effects, the planter's wake-ups and ticks, may be too).
   ($selftest | obj | .cpus | obj) as $planted
-  | def planted_charged: (.charged_by_cause // {}) | [.["workqueue:qc_planted_work"], .["irq_vectors:call_function_single:qc_planted_ipi"]]
+  | def planted_charged: (.charged_by_cause // {})
+      | [.["workqueue:qc_planted_work"], .["workqueue:qc_planted_dwork"], .["irq_vectors:call_function_single:qc_planted_ipi"]]
       | map(. // 0) | add;
     (if $stc == null then null else
       cpus_of($stc; null) as $sc | verdict_of($sc; {ok: true, traced: true, audit: false}).verdict as $sv

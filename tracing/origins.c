@@ -85,6 +85,9 @@ static const struct send_event {
 	{ "qcsend", "gp_cleanup", SEND_GP_CLEANUP, NULL, NULL, NULL, NULL, NULL, NULL, false },
 	{ "workqueue", "workqueue_queue_work", SEND_WORK, "__queue_work", "cpu", NULL, NULL, "function", "work", false },
 	{ "sched", "sched_waking", SEND_WAKING, "try_to_wake_up", "target_cpu", NULL, NULL, NULL, "pid", false },
+	/* (traces made before it was probed lack it: delayed work's arming) */
+	{ "qcsend", "timer_on", SEND_TIMER_ON, "add_timer_on", "target", NULL, NULL, "func", "timer",
+	  .optional = true },
 	/* a forked task's first wake-up: wake_up_new_task() emits no sched_waking */
 	{ "sched", "sched_wakeup_new", SEND_WAKING, "wake_up_new_task", "target_cpu", NULL, NULL, NULL, "pid",
 	  .optional = true },
@@ -341,44 +344,68 @@ static unsigned long slot_of(unsigned long long work, long alloc)
 	return (unsigned long)((work >> 3) * 0x9e3779b97f4a7c15ULL) & (alloc - 1);
 }
 
-static void queued_put(struct origins *o, unsigned long long work, long send)
+static void table_put(struct send_table *t, unsigned long long key, long send)
 {
 	unsigned long h;
 
-	if (2 * (o->nqueued + 1) > o->queued_alloc) {
-		struct work_slot *old = o->queued;
-		long n = o->queued_alloc, i;
+	if (2 * (t->n + 1) > t->alloc) {
+		struct work_slot *old = t->v;
+		long n = t->alloc, i;
 
-		o->queued_alloc = n ? 2 * n : 1024;
-		o->queued = calloc(o->queued_alloc, sizeof(*o->queued));
-		if (!o->queued)
+		t->alloc = n ? 2 * n : 1024;
+		t->v = calloc(t->alloc, sizeof(*t->v));
+		if (!t->v)
 			qc_die(2, "out of memory");
-		o->nqueued = 0;
+		t->n = 0;
 		for (i = 0; i < n; i++)
-			if (old[i].work)
-				queued_put(o, old[i].work, old[i].send);
+			if (old[i].key)
+				table_put(t, old[i].key, old[i].send);
 		free(old);
 	}
-	for (h = slot_of(work, o->queued_alloc); o->queued[h].work && o->queued[h].work != work;
-	     h = (h + 1) & (o->queued_alloc - 1))
+	for (h = slot_of(key, t->alloc); t->v[h].key && t->v[h].key != key; h = (h + 1) & (t->alloc - 1))
 		;
-	if (!o->queued[h].work)
-		o->nqueued++;
-	o->queued[h].work = work;
-	o->queued[h].send = send;
+	if (!t->v[h].key)
+		t->n++;
+	t->v[h].key = key;
+	t->v[h].send = send;
 }
 
-/* The newest queueing of work item @work so far, or -1. */
-static long queued_get(const struct origins *o, unsigned long long work)
+/* The newest send put under @key so far, or -1. */
+static long table_get(const struct send_table *t, unsigned long long key)
 {
 	unsigned long h;
 
-	if (!o->queued_alloc || !work)
+	if (!t->alloc || !key)
 		return -1;
-	for (h = slot_of(work, o->queued_alloc); o->queued[h].work;
-	     h = (h + 1) & (o->queued_alloc - 1))
-		if (o->queued[h].work == work)
-			return o->queued[h].send;
+	for (h = slot_of(key, t->alloc); t->v[h].key; h = (h + 1) & (t->alloc - 1))
+		if (t->v[h].key == key)
+			return t->v[h].send;
+	return -1;
+}
+
+/*
+ * A work item queued from a timer's expiry (the timer softirq of its CPU)
+ * is a delayed work item's: its queueing's parent is the arming of its
+ * timer on that CPU by add_timer_on() (queue_delayed_work_on()), which
+ * names who deferred it there. struct delayed_work holds the work item,
+ * then its timer: the timer lies just past the work item (LOCKDEP makes
+ * struct work_struct longer), and its function is delayed_work_timer_fn.
+ */
+#define DWORK_TIMER_OFFSET_MAX	256
+static bool targets(const struct send *s, int cpu);
+static bool fname_is(const struct origins *o, const struct send *s, const char *fn);
+
+static long dwork_arming(const struct origins *o, const struct send *s, int cpu)
+{
+	unsigned long long off;
+	long i;
+
+	for (off = 8; off <= DWORK_TIMER_OFFSET_MAX; off += 8) {
+		i = table_get(&o->timers, s->work + off);
+		if (i >= 0 && targets(&o->v[i], cpu) && o->v[i].ns <= s->ns &&
+		    fname_is(o, &o->v[i], "delayed_work_timer_fn"))
+			return i;
+	}
 	return -1;
 }
 
@@ -398,7 +425,7 @@ static void work_exec(struct origins *o, struct tep_handle *tep, struct tep_reco
 	x->open = start;
 	if (start) {
 		x->pid = tep_data_pid(tep, r);
-		x->send = queued_get(o, num(o, o->f_exec_work, r, cpu));
+		x->send = table_get(&o->queued, num(o, o->f_exec_work, r, cpu));
 	}
 }
 
@@ -473,9 +500,13 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 	    send_in_task(s))
 		s->parent = o->exec[cpu].send;
 	/* before this send's own queueing is recorded: "before it" */
-	s->queueing = s->kind == SEND_FLUSH ? queued_get(o, s->work) : -1;
+	s->queueing = s->kind == SEND_FLUSH ? table_get(&o->queued, s->work) : -1;
 	if (s->kind == SEND_WORK)
-		queued_put(o, s->work, o->n);
+		table_put(&o->queued, s->work, o->n);
+	if (s->kind == SEND_WORK && s->parent < 0 && (s->flags & QC_FLAG_SOFTIRQ))
+		s->parent = dwork_arming(o, s, cpu);
+	if (s->kind == SEND_TIMER_ON)
+		table_put(&o->timers, s->work, o->n);
 	if (se->frame && cpu >= 0 && cpu < o->ncpus) {
 		if (o->npending[cpu] == ORIGIN_PENDING) {
 			memmove(o->pending[cpu], o->pending[cpu] + 1,
@@ -647,6 +678,18 @@ static void take(struct origins *o, struct origin *out, long i, int cpu, bool co
 }
 
 /*
+ * The CPU a send came from: its own, or for a delayed work item's queueing
+ * (made on its timer's expiry, on the target CPU) the CPU that armed the
+ * timer there.
+ */
+static int deferred_from(const struct origins *o, const struct send *s)
+{
+	if (s->parent >= 0 && o->v[s->parent].kind == SEND_TIMER_ON)
+		return o->v[s->parent].cpu;
+	return s->cpu;
+}
+
+/*
  * A send of one's own CPU is not remote: self when the measured workload
  * made it in its own context, else inherited (from the interrupt it was
  * made in, or from the foreign task's own interruption).
@@ -658,7 +701,7 @@ static enum origin_class class_of(const struct origins *o, const struct interrup
 	int i;
 
 	for (i = 0; i < out->nsend; i++)
-		if (o->v[out->send[i]].cpu != in->cpu)
+		if (deferred_from(o, &o->v[out->send[i]]) != in->cpu)
 			return ORIGIN_REMOTE;
 	if (!out->nsend)
 		return ORIGIN_UNKNOWN;
@@ -1056,6 +1099,7 @@ void origins_free(struct origins *o)
 	free(o->npending);
 	free(o->last);
 	free(o->exec);
-	free(o->queued);
+	free(o->queued.v);
+	free(o->timers.v);
 	memset(o, 0, sizeof(*o));
 }

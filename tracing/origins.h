@@ -37,6 +37,8 @@ enum send_kind {
 	SEND_SYNC_RCU_RET,	/* ... returned */
 	SEND_GP_INIT,		/* a grace period starts (rcu_gp_init) */
 	SEND_GP_CLEANUP,	/* ... ends (rcu_gp_cleanup) */
+	SEND_TIMER_ON,		/* a timer armed on a CPU (add_timer_on): a delayed
+				   work item's, queued on its expiry there */
 	SEND_KINDS
 };
 
@@ -151,9 +153,12 @@ struct origins {
 	int id_exec_start, id_exec_end;
 	struct tep_format_field *f_exec_work;
 	struct work_exec { int pid; long send; bool open; } *exec;
-	/* the newest queueing of each work item, by address (open hashing) */
-	struct work_slot { unsigned long long work; long send; } *queued;
-	long nqueued, queued_alloc;
+	/* by address (open hashing): the newest queueing of each work item,
+	   the newest arming of each timer on a CPU (add_timer_on) */
+	struct send_table {
+		struct work_slot { unsigned long long key; long send; } *v;
+		long n, alloc;
+	} queued, timers;
 	/* fields the trace has but that could not be read: how many, the
 	   first one's CPU and name (origins_unread()) */
 	struct { long n; int cpu; char what[96]; } unread;
