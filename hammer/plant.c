@@ -88,52 +88,36 @@ noinline void qc_planted_ipi(void *info)
  * Each item is queued only after the previous one has finished (waited for
  * with flush_work()), so none is coalesced with another. The wait is
  * bounded: a CPU monopolised by a SCHED_FIFO task never runs its kworker.
+ * @delayed: each deferred by a jiffy through its timer (queue_delayed_work_on).
  */
-static int qc_plant_works(struct qc_plant *p)
+static int qc_plant_works(struct qc_plant *p, bool delayed)
 {
 	unsigned long timeout = msecs_to_jiffies(QC_PLANT_TIMEOUT_MS);
+	struct work_struct *work = delayed ? &qc_plant_dwork.work : &qc_plant_work;
 	unsigned int i;
 	long left;
+	bool queued;
 
 	for (i = 0; i < p->requested; i++) {
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		reinit_completion(&qc_plant_done);
-		if (!queue_work_on(p->cpu, system_wq, &qc_plant_work))
+		queued = delayed ? queue_delayed_work_on(p->cpu, system_wq, &qc_plant_dwork, 1) :
+				   queue_work_on(p->cpu, system_wq, work);
+		if (!queued)
 			return -EBUSY;
 		p->sent++;
 		left = wait_for_completion_killable_timeout(&qc_plant_done,
 							    timeout);
 		if (left <= 0) {
 			/* Dequeues it if it has not started; else waits. */
-			cancel_work_sync(&qc_plant_work);
+			if (delayed)
+				cancel_delayed_work_sync(&qc_plant_dwork);
+			else
+				cancel_work_sync(work);
 			return left ? -EINTR : -ETIMEDOUT;
 		}
-		flush_work(&qc_plant_work);
-	}
-	return 0;
-}
-
-/* As qc_plant_works(), each item deferred by a jiffy through its timer. */
-static int qc_plant_dworks(struct qc_plant *p)
-{
-	unsigned long timeout = msecs_to_jiffies(QC_PLANT_TIMEOUT_MS);
-	unsigned int i;
-	long left;
-
-	for (i = 0; i < p->requested; i++) {
-		if (fatal_signal_pending(current))
-			return -EINTR;
-		reinit_completion(&qc_plant_done);
-		if (!queue_delayed_work_on(p->cpu, system_wq, &qc_plant_dwork, 1))
-			return -EBUSY;
-		p->sent++;
-		left = wait_for_completion_killable_timeout(&qc_plant_done, timeout);
-		if (left <= 0) {
-			cancel_delayed_work_sync(&qc_plant_dwork);
-			return left ? -EINTR : -ETIMEDOUT;
-		}
-		flush_work(&qc_plant_dwork.work);
+		flush_work(work);
 	}
 	return 0;
 }
@@ -228,10 +212,8 @@ static ssize_t qc_plant_write(struct file *file, const char __user *ubuf,
 	WRITE_ONCE(qc_plant_cpu, p.cpu);
 	atomic_set(&qc_plant_ran, 0);
 	atomic_set(&qc_plant_off_cpu, 0);
-	if (!strcmp(p.kind, "work"))
-		ret = qc_plant_works(&p);
-	else if (!strcmp(p.kind, "dwork"))
-		ret = qc_plant_dworks(&p);
+	if (!strcmp(p.kind, "work") || !strcmp(p.kind, "dwork"))
+		ret = qc_plant_works(&p, !strcmp(p.kind, "dwork"));
 	else if (!strcmp(p.kind, "ipi"))
 		ret = qc_plant_ipis(&p);
 	else
