@@ -295,7 +295,13 @@ def selftest_text:
 		"\(if causal($root) then "the planter judged as the drain" else "the planted causes judged as drain causes" end): " +
 		"\($s.verdict_check.verdict // "not checked")")
 	   + (if $s.verdict_check.verdict == "FAIL" and $s.verdict_check.exact then " with exactly the planted count charged on each CPU, as it must"
-	      else ", **not** FAIL with the planted counts: the verdicts cannot be trusted" end)] as $l
+	      else ", **not** FAIL with the planted counts: the verdicts cannot be trusted" end)
+	   # the delayed work items traced back through their timer, the
+	   # reschedule vectors sent past every send probe counted without a sender
+	   + ([$s.cpus[] | .deferred // empty] as $d | if $d == [] then ""
+	      else "; delayed work items found the planter's through their timer's arming: \([$d[].drain] | add)/\([$d[].planted] | add)" end)
+	   + ([$s.cpus[] | .senderless // empty] as $b | if $b == [] then ""
+	      else "; reschedule vectors sent past every send probe, counted without a sender: \([$b[].unknown // 0] | add)/\([$b[].planted] | add)" end)] as $l
 	| if $l == [] then "Analyzer self-test: not run in this run."
 	  else ("Analyzer self-test, judged per variant and per CPU, never summed across variants " +
 		"(interruptions planted on every isolated CPU in a window of their own, then counted " +
