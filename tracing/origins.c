@@ -884,7 +884,7 @@ static void inherit(struct origins *o, int cpu, struct origin *out)
 		return;
 	cause = &o->last[cpu];
 	if (out->cls == ORIGIN_INHERITED && cause->nsend) {
-		memcpy(out->send, cause->send, sizeof(out->send));
+		memcpy(out->send, cause->send, cause->nsend * sizeof(out->send[0]));
 		out->nsend = cause->nsend;
 		out->adopted = true;
 	}

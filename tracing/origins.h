@@ -60,8 +60,8 @@ extern const char *const origin_class_names[ORIGIN_CLASSES];
 #define QC_TICK_DEP_BIT_RCU_EXP	5
 
 #define ORIGIN_MAX_CPUS		64
-#define ORIGIN_MAX_SENDS	256	/* sends kept per interruption (an audit
-					   trigger's csd batch reached 200+) */
+#define ORIGIN_MAX_SENDS	1024	/* sends kept per interruption (an audit
+					   trigger's call-single batch reached 318) */
 #define ORIGIN_PENDING		8	/* sends awaiting a stack, per CPU */
 #define ORIGIN_PATH_DEPTH	8	/* kworker hops a path is followed back */
 
