@@ -132,8 +132,8 @@ if [ -f "$dir/$selftest" ]; then
 		if [ "$kind" = bare ]; then
 			cpus=$(echo "$cpus" | jq --arg c "$cpu" --argjson p "$k" --slurpfile a "$dir/$QC_SELFTEST_ANALYSIS.json" '
 				.[$c].senderless = {planted: ((.[$c].senderless.planted // 0) + $p),
-					unknown: $a[0].cpus[$c].origins.unknown_by_cause["irq_vectors:reschedule"]}
-				| .[$c].senderless.unknown |= if . == null and $a[0].cpus[$c].origins != null then 0 else . end')
+					unknown: ($a[0].cpus[$c].origins | if . == null then null
+						else .unknown_by_cause["irq_vectors:reschedule"] // 0 end)}')
 			continue
 		fi
 		cause=$(planted_cause "$kind")

@@ -41,7 +41,6 @@ done
 need_cmd timeout tar
 qemu_version=$(qc_check_qemu)
 case $accel in tcg|kvm) ;; *) die "--accel '$accel' is not an accelerator: use tcg or kvm" ;; esac
-mkdir -p "$out"
 
 cmdline=$(qc_kernel_cmdline "$isolated" "$smp" "$timeout" "$append")
 
@@ -52,8 +51,6 @@ gdb_sock=$(mktemp -u "${TMPDIR:-/tmp}/qc-gdb.XXXXXX")
 vmlinux=${kernel%/arch/x86/boot/bzImage}/vmlinux
 
 disk=$out/.results.img
-rm -f "$disk"
-truncate -s 1G "$disk"
 accel_opt="tcg,thread=multi"
 [ "$accel" = kvm ] && accel_opt=kvm
 [ -z "$plugin" ] || [ "$accel" = tcg ] || die "a TCG plugin needs --accel tcg, not $accel"
@@ -72,10 +69,13 @@ for mb in $(echo "$numa" | tr ',' ' '); do
 done
 [ -z "$numa" ] || [ "$sum" -eq "$mem" ] || die "boot.sh: NUMA node sizes $numa do not sum to --mem $mem"
 if [ -n "$dry_run" ]; then
-	rm -f "$disk"
 	printf '%s\n' "$@"
 	exit 0
 fi
+# (every input checked, the command built: now the first write)
+mkdir -p "$out"
+rm -f "$disk"
+truncate -s 1G "$disk"
 {
 	echo "accel: $accel"
 	echo "qemu_version: $qemu_version"

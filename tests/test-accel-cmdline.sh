@@ -3,7 +3,8 @@
 # KVM cannot be measured on these machines: on KVM the guest runs on the
 # host's CPU, its clock is hardware's, so no TCG plugin and no TCG options;
 # on TCG, multi-threaded TCG and the plugin when asked for. A plugin or an
-# accelerator name that cannot work is refused in one line. Boots nothing.
+# accelerator name that cannot work is refused in one line. Boots nothing,
+# and writes nothing.
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/ktap.sh"
 root=$(cd "$here/.." && pwd)
@@ -11,7 +12,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 ktap_require qemu-system-x86_64
-ktap_plan 7
+ktap_plan 8
 : > "$scratch/bzImage"
 : > "$scratch/initrd"
 # cmdline ACCEL [BOOT.SH-ARGS...]: the command line, one argument a line
@@ -32,4 +33,5 @@ ktap_check "tcg: the plugin with its arguments" has "$tcg" "$scratch/qc-entry.so
 ktap_check "both: the isolation on the kernel command line" sh -c 'printf "%s\n" "$1" | grep -q "nohz_full=1-3 isolcpus=nohz,domain,managed_irq,1-3"' - "$kvm"
 expect_error "kvm with a TCG plugin: refused" "a TCG plugin needs --accel tcg" cmdline kvm --plugin "$scratch/x.so"
 expect_error "an unknown accelerator: refused" "'hvf' is not an accelerator" cmdline hvf
+ktap_check "a dry run writes nothing: no --out directory, no results disk" test ! -e "$scratch/out"
 ktap_finish

@@ -66,6 +66,14 @@ static struct drain_task *task_of(struct drains *d, int pid)
 	return NULL;
 }
 
+/* Open call @i ends at @ts: no longer in flight. */
+static void close_call(struct drains *d, int i, unsigned long long ts)
+{
+	d->v[d->open_calls[i]].end_ns = ts;
+	memmove(&d->open_calls[i], &d->open_calls[i + 1], (d->nopen - i - 1) * sizeof(*d->open_calls));
+	d->nopen--;
+}
+
 /* Open call @i lost its return: noted, and closed at @ts. */
 static void unreturned(struct drains *d, int i, unsigned long long ts)
 {
@@ -75,9 +83,7 @@ static void unreturned(struct drains *d, int i, unsigned long long ts)
 		d->unreturned.pid = c->pid;
 		d->unreturned.ns = c->start_ns;
 	}
-	c->end_ns = ts;
-	memmove(&d->open_calls[i], &d->open_calls[i + 1], (d->nopen - i - 1) * sizeof(*d->open_calls));
-	d->nopen--;
+	close_call(d, i, ts);
 }
 
 bool drains_unreturned(const struct drains *d, char *err, size_t len)
@@ -110,19 +116,14 @@ void drains_begin(struct drains *d, int pid, unsigned long long ts)
 
 void drains_return(struct drains *d, int pid, unsigned long long ts)
 {
-	struct drain_call *c;
 	int i;
 
-	for (i = d->nopen - 1; i >= 0; i--) {
-		c = &d->v[d->open_calls[i]];
-		if (c->pid != pid)
-			continue;
-		c->end_ns = ts;
-		c->returned = true;
-		memmove(&d->open_calls[i], &d->open_calls[i + 1], (d->nopen - i - 1) * sizeof(*d->open_calls));
-		d->nopen--;
-		return;
-	}
+	for (i = d->nopen - 1; i >= 0; i--)
+		if (d->v[d->open_calls[i]].pid == pid) {
+			d->v[d->open_calls[i]].returned = true;
+			close_call(d, i, ts);
+			return;
+		}
 }
 
 void drains_record(struct drains *d, struct tep_handle *tep,
@@ -173,12 +174,10 @@ void drains_finish(struct drains *d, unsigned long long last_ns)
 
 	while (d->nopen) {
 		i = d->nopen - 1;
-		if (last_ns - d->v[d->open_calls[i]].start_ns > QC_DRAIN_OPEN_MAX_NS) {
+		if (last_ns - d->v[d->open_calls[i]].start_ns > QC_DRAIN_OPEN_MAX_NS)
 			unreturned(d, i, last_ns);
-		} else {
-			d->v[d->open_calls[i]].end_ns = last_ns;
-			d->nopen--;
-		}
+		else
+			close_call(d, i, last_ns);
 	}
 	for (i = 0; i < d->n; i++)
 		if (d->v[i].end_ns - d->v[i].start_ns > d->longest_ns)

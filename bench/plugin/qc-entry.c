@@ -147,33 +147,33 @@ static uint64_t now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* rates=: the stretch that ends now, if long enough to time. */
+/* rates=: the stretch that ends now, if timed and long enough. */
 static void rate_note(unsigned int index, struct vcpu *v)
 {
 	uint64_t insns = v->kernel + v->spin;
 
-	if (!v->start_ns || insns < RATE_MIN_INSNS || !traced[index])
-		return;
-	v->rate = qc_grow(v->rate, v->nrate, &v->rate_alloc, sizeof(*v->rate));
-	v->rate[v->nrate++] = (double)(now_ns() - v->start_ns) / (double)insns;
+	if (v->start_ns && insns >= RATE_MIN_INSNS && traced[index]) {
+		v->rate = qc_grow(v->rate, v->nrate, &v->rate_alloc, sizeof(*v->rate));
+		v->rate[v->nrate++] = (double)(now_ns() - v->start_ns) / (double)insns;
+	}
+	v->start_ns = 0;
 }
 
 static void on_block(unsigned int index, void *udata)
 {
 	uintptr_t u = (uintptr_t)udata;
 	uint64_t n = u >> CLASS_BITS;
+	int cls = (int)(u & ((1 << CLASS_BITS) - 1));
 	struct vcpu *v;
 
 	if (index >= MAX_VCPUS)
 		return;
 	v = &vcpus[index];
-	switch (u & ((1 << CLASS_BITS) - 1)) {
+	switch (cls) {
 	case USER:
 	case IDLE:
 		if (v->in_kernel || v->kernel || v->spin) {
-			if (rates_path)
-				rate_note(index, v);
-			v->start_ns = 0;
+			rate_note(index, v);
 			flush(index, v, (long long)v->kernel);
 			v->prev = v->kernel;
 			v->kernel = v->spin = 0;
@@ -181,16 +181,15 @@ static void on_block(unsigned int index, void *udata)
 		v->in_kernel = 0;
 		break;
 	case KERNEL:
-		if (!v->in_kernel && rates_path)
-			v->start_ns = now_ns();
-		v->in_kernel = 1;
-		v->kernel += n;
-		break;
 	case SPIN:
+		/* a stretch begins: rates= times it by the host clock */
 		if (!v->in_kernel && rates_path)
 			v->start_ns = now_ns();
 		v->in_kernel = 1;
-		v->spin += n;
+		if (cls == SPIN)
+			v->spin += n;
+		else
+			v->kernel += n;
 		break;
 	}
 }
