@@ -95,7 +95,8 @@ def judge($policy):
   # control, null when absent). charged: the interruptions the drain sent
   # (origins.drain); handoff: those of them that were a sleeping lock's
   # hand-off (origins.drain_handoff); indirect and shared: RCU's forcing for a grace period
-  # a drain requested, or only waited on; unknown: remote-type ones with
+  # a drain made RCU need, or only waited on (request_untraced: one whose
+  # request the trace does not hold); unknown: remote-type ones with
   # no sender; coincidences: what the old rule by time would have charged,
   # a cross-check that decides nothing.
   def cpu_record($a; $q; $c):
@@ -111,6 +112,7 @@ def judge($policy):
        # for RCU to force it (tracing/README.md, "Hardware time")
        indirect_emulator_timed: ($x.rcu_qs_timing | obj | .indirect | obj | .emulator_timed),
        shared: $o.rcu_qs_by_grace_period.drain_waited,
+       request_untraced: $o.rcu_qs_by_grace_period.request_untraced,
        rcu_qs_timing: $x.rcu_qs_timing, mode: $x.mode,
        unknown: $o.classes.unknown, unknown_by_cause: $o.unknown_by_cause,
        origins: {classes: $o.classes, chains: ($o.chains | top_chains)},
@@ -146,7 +148,10 @@ def judge($policy):
          expected: (if $m == 0 then 0 else $m * $wh / $wq end),
          emulator_timed: ([$cpus[].rcu_qs_timing.emulator_timed | numbers] | add),
          control_emulator_timed: ([$cpus[].control.rcu_qs_timing.emulator_timed | numbers] | add),
-         p_excess: binom_tail($n + $m; $n; $p)}
+         p_excess: binom_tail($n + $m; $n; $p),
+         # the grace periods that started in each, and how many a drain
+         # made RCU need (tracing/README.md, "Whose grace period")
+         grace_periods: $a.grace_periods, control_grace_periods: $q.grace_periods}
       | .significant = (.p_excess < 0.05) end;
 
   # The verdict rule: tracing/verdict-policy.json's ladder, its verdicts
@@ -173,6 +178,10 @@ def judge($policy):
      probe_missed: run_wide(($run.unplaced_misses // 0) > 0),
      # RCU forcing for a drain's grace period that hardware could see too:
      # an emulator-timed one (its stretch too short on hardware) is not
+     # RCU forcing in a trace without RCU's request path: whose grace
+     # period it was cannot be told, so neither INDIRECT nor PASS
+     rcu_requests_untraced: (if $run.rcu_requests_traced then null
+       else on((.request_untraced // 0) > 0) end),
      rcu_forced_for_drain: on((.indirect // 0) - (.indirect_emulator_timed // 0) > 0),
      lock_handoff: on((.handoff // 0) > 0),
      unprimed: on((.pcp_primed_pages // 0) == 0),
@@ -183,7 +192,8 @@ def judge($policy):
      always: []};
   def verdict_of($cpus; $run):
     conditions($cpus; $run) as $c
-    | first($policy.verdicts[] | . as $v | $c[$v.when] | select(. != null) | {verdict: $v.name, cpus: .});
+    | first($policy.verdicts[] | . as $v | $c[$v.when] | select(. != null)
+            | {verdict: $v.name, when: $v.when, cpus: .});
   # What is wrong with the ladder (null: nothing): a condition verdict_of
   # does not know, or no verdict last that always holds.
   def ladder_error:
@@ -304,7 +314,8 @@ def judge($policy):
   | (ladder_error // (if $ok then refusal else null end)) as $refuse
   # (the audit is judged per trigger, audit.json, not by the drain rule)
   | verdict_of($cpus; {ok: $ok, traced: ($analysis != null), audit: ($scenario == "audit"),
-                     unplaced_misses: $analysis.probe_misses.unplaced}) as $v
+                     unplaced_misses: $analysis.probe_misses.unplaced,
+                     rcu_requests_traced: ($analysis.grace_periods.requests_traced // false)}) as $v
   | {refuse: $refuse,
      # The continuation bound the analyzer counted with (the same analyzer
      # for every variant of one run; summarize.sh records the first).
@@ -312,6 +323,8 @@ def judge($policy):
      summary: {
        status: $status,
        verdict: $v.verdict,
+       # the condition that decided it (verdict-policy.json's "when")
+       verdict_when: $v.when,
        verdict_cpus: $v.cpus,
        window_s: (if ($analysis.window.duration_ns | num) then $analysis.window.duration_ns / 1e9 else null end),
        drain: (if $hammer == null then null else

@@ -15,7 +15,7 @@ QA=tracing/qc-analyze
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ktap_plan 41
+ktap_plan 50
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
 drain_fns=$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)
 analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$drain_fns" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
@@ -169,5 +169,15 @@ ccache_cc ${CC:-cc} -Wall -Itracing -Icommon $(pkg-config --cflags $P) -o "$tmp/
 [ ! -x "$tmp/matching-bounds" ] || "$tmp/matching-bounds" > "$tmp/bounds.out"
 for i in 1 2 3 4 5 6; do
 	ktap_check "bounds: $(sed -n "s/^\(not \)*ok $i //p" "$tmp/bounds.out" 2>/dev/null)" grep -q "^ok $i " "$tmp/bounds.out"
+done
+# Whose grace period: RCU's request path, not the order of calls, and
+# numbers that must add up (crafted sends: tests/gp-requests.c).
+# shellcheck disable=SC2046,SC2086
+ccache_cc ${CC:-cc} -Wall -Itracing -Icommon $(pkg-config --cflags $P) -o "$tmp/gp-requests" \
+	tests/gp-requests.c tracing/origins.c common/qc-util.c $(pkg-config --libs $P) \
+	2>"$tmp/gp.err" || ktap_diag "tests/gp-requests.c does not build: $(head -n 3 "$tmp/gp.err")"
+[ ! -x "$tmp/gp-requests" ] || "$tmp/gp-requests" > "$tmp/gp.out"
+for i in 1 2 3 4 5 6 7 8 9; do
+	ktap_check "grace periods: $(sed -n "s/^\(not \)*ok $i //p" "$tmp/gp.out" 2>/dev/null)" grep -q "^ok $i " "$tmp/gp.out"
 done
 ktap_finish

@@ -91,7 +91,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 67
+ktap_plan 68
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -319,6 +319,18 @@ case_guest missed wq
 edit "$g/analysis.json" "3 as \$n | 3 as \$u | $miss"
 case_guest placed rcu
 edit "$g/analysis.json" "2 as \$n | 0 as \$u | $indirect | $miss"
+# A trace without RCU's request path: its forcing cannot be charged or
+# cleared (INCONCLUSIVE, decided after probe_missed, not over FAIL); one
+# with it whose untraced requests predate the trace decides nothing.
+untraced='.grace_periods = {requests_traced: false, started: 300, drain_requested: null, request_untraced: null}
+	| .cpus["2"].origins |= (.classes.rcu_qs += 2 | .rcu_qs_by_grace_period.request_untraced = 2)'
+case_guest untraced rcu
+edit "$g/analysis.json" "$untraced"
+case_guest untraced wq
+edit "$g/analysis.json" "$untraced"
+case_guest pretrace spinlock
+edit "$g/analysis.json" '.cpus["3"].exposure.drains = 100
+	| .cpus["2"].origins |= (.classes.rcu_qs += 2 | .rcu_qs_by_grace_period.request_untraced = 2)'
 # Hardware time: an emulator-timed forcing (its stretch shorter on
 # hardware than RCU's forcing interval) does not decide INDIRECT.
 timed='.cpus["2"].rcu_qs_timing = {emulator_timed: $e, hardware_plausible: (2 - $e), untimed: 0,
@@ -388,6 +400,8 @@ case_verdicts "FAIL before INCONCLUSIVE before INDIRECT; RCU forcing a drain onl
 	"wq-order=FAIL rcu-order=INCONCLUSIVE"
 case_verdicts "a dropped probe hit that may be an isolated CPU's: INCONCLUSIVE over RCU forcing, not over FAIL; placed ones: INDIRECT stands" \
 	"rcu-missed=INCONCLUSIVE wq-missed=FAIL rcu-placed=INDIRECT"
+case_verdicts "RCU forcing in a trace without RCU's request path: INCONCLUSIVE, not over FAIL; untraced requests from before a traced trace decide nothing" \
+	"rcu-untraced=INCONCLUSIVE wq-untraced=FAIL spinlock-pretrace=PASS"
 case_verdicts "RCU forcing for a drain's grace period, all emulator-timed: PASS; one of two hardware-plausible: INDIRECT" \
 	"rcu-emulated=PASS rcu-halftimed=INDIRECT"
 case_verdicts "26 ticks in flight during drains, another's grace period, no control: time alone charges nothing (PASS)" \

@@ -229,6 +229,8 @@ void hard_entry(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		enum frame_kind kind, long id, const char *vector, const char *cause);
 void window_opens(struct ctx *c, struct cpu_state *s);
 
+/* explain.c: the window's grace periods, and whose each was (struct analysis) */
+void explain_grace_periods(struct ctx *c);
 /* explain.c: an interruption's origin, matched and reported on its CPU */
 void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	     const char *cause, int pid);

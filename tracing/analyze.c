@@ -86,7 +86,12 @@ static void refuse_record(struct ctx *c, const struct ev_info *ei,
 
 /*
  * A record of a probe that missed hits in the window (profile.h): counted,
- * in the window, on an isolated CPU or on another.
+ * in the window, on an isolated CPU or on another, if it was made in an
+ * interrupt, a softirq or an NMI. A missed hit is one nested in another
+ * probe's handler, so in an interrupt that came while the handler ran:
+ * only the probe's recorded hits in such a context show where its
+ * missed ones can have been (a drainer's call_rcu() in task context never
+ * can).
  */
 static void place_misses(struct ctx *c, struct ev_info *ei, struct tep_record *r, int cpu)
 {
@@ -95,7 +100,8 @@ static void place_misses(struct ctx *c, struct ev_info *ei, struct tep_record *r
 	const char *name = strchr(ei->key, ':');
 	struct profile_miss *m;
 
-	if (!started || ended || !name)
+	if (!started || ended || !name ||
+	    !(tep_data_flags(c->tep, r) & (QC_FLAG_HARDIRQ | QC_FLAG_SOFTIRQ | QC_FLAG_NMI)))
 		return;
 	m = profile_missed(&c->a->profile, name + 1);
 	if (!m)
@@ -382,7 +388,8 @@ uint64_t isolated_mask(const struct analysis *a)
 
 /*
  * Is the send side of this trace (not of a --calls-from one) incomplete?
- * A field it has that could not be read, or a send in the window that
+ * A field it has that could not be read, grace periods whose numbers do
+ * not add up, or a send in the window that
  * the guest's stack triggers select (origin-stacks.list) without its
  * stack: either refuses the trace (c->err says which), since a send read
  * as 0 or without its stack would be given to no one, or to another.
@@ -392,7 +399,8 @@ static bool send_side_incomplete(struct ctx *c, const char *file)
 	struct analysis *a = c->a;
 	char why[512];
 
-	if (origins_unread(&c->origins, why, sizeof(why))) {
+	if (origins_unread(&c->origins, why, sizeof(why)) ||
+	    origins_gp_unmapped(&c->origins, why, sizeof(why))) {
 		set_err(c->err, c->errlen, "%s: %s", file, why);
 		return true;
 	}
@@ -592,6 +600,7 @@ static int analyze_loaded(struct analysis *a, struct ctx *c, struct tracecmd_inp
 	if (a->calls_from && overlay_calls(c))
 		goto out;
 	tally_calls(c);
+	explain_grace_periods(c);
 
 	/* Pass 2: the isolated CPUs (or every CPU), from the start of the trace. */
 	setsize = CPU_ALLOC_SIZE(a->nr_trace_cpus);

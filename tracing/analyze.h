@@ -60,10 +60,11 @@ struct cpu_result {
 	   audit trigger's own path) */
 	long origin_path;
 	struct counter origin_path_by_cause;
-	/* RCU QS interruptions by their grace period: one a drain requested
-	   (the first to start after its synchronize_rcu() call, before it
-	   returned: the call needed it), one a drain only waited on, any other */
-	long rcu_drain_requested, rcu_drain_waited, rcu_other;
+	/* RCU QS interruptions by their grace period: one a drain made RCU
+	   need (origins.c, gp_requests()), one a drain only waited on, one
+	   whose request the trace does not hold (made before it began), any
+	   other */
+	long rcu_drain_requested, rcu_drain_waited, rcu_request_untraced, rcu_other;
 	/* the mode each interruption found (mode.h), and of the RCU QS ones
 	   also the kernel entry and the QS-less dwell (microseconds, one per
 	   interruption in kernel mode, in trace order) */
@@ -125,6 +126,11 @@ struct analysis {
 	long total, charged_total;
 	bool probes;			/* the drain calls' trace had the probes */
 	bool origin_probes;		/* the trace had the send-side probes */
+	/* the grace periods that started in the window: how many, how many a
+	   drain made RCU need, how many with no traced request; rcu_traced:
+	   the trace has RCU's request path (origins.h, rcu_untraced) */
+	bool rcu_traced;
+	long gp_started, gp_drain_requested, gp_request_untraced;
 	char origin_missing[96];	/* else the first send-side event it lacks */
 	long calls, calls_reached;	/* drain calls opened in the window */
 	struct cpu_result *res;		/* one per cpus[] entry */

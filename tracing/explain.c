@@ -77,21 +77,30 @@ static bool origin_is_handoff(struct ctx *c, const struct origin *org)
 	return org->nsend > 0;
 }
 
-/* Was one of @n synchronize_rcu() callers inside its own drain call then? */
-static bool drain_task_in(struct ctx *c, const struct gp_task *v, int n)
+/*
+ * Was one of @n tasks (a grace period's) inside its own drain call then,
+ * in task context (an interrupt that queued a callback on top of the
+ * drainer is not the drain's doing)?
+ */
+static bool drain_task_in(struct ctx *c, const struct gp_task *v, long n)
 {
-	int i;
+	long i;
 
 	for (i = 0; i < n; i++)
-		if (drains_in_call(&c->drains, v[i].ns, v[i].pid))
+		if (v[i].in_task && drains_in_call(&c->drains, v[i].ns, v[i].pid))
 			return true;
 	return false;
 }
 
 /*
  * An RCU QS interruption's grace period: the one in progress when its
- * first sender acted (or when it happened), and whether a drain asked for
- * it or only waited on it. Not for overlaid calls: another trace's tasks.
+ * first sender acted (or when it happened: a tick RCU still holds is held
+ * for the grace period this CPU has not yet reported for, which is still
+ * in progress), and whether a drain made RCU need it (origins.c,
+ * gp_requests(): a callback a drain call queued, whose request first
+ * recorded the need), only waited on it, or neither; or that its request
+ * was not traced (made before the trace began). Not for overlaid calls:
+ * another trace's tasks.
  */
 static bool rcu_split(struct ctx *c, struct cpu_result *res, const struct origin *org,
 		      unsigned long long ts)
@@ -105,9 +114,30 @@ static bool rcu_split(struct ctx *c, struct cpu_result *res, const struct origin
 	}
 	if (g && !c->a->calls_from && drain_task_in(c, g->waited, g->nwaited))
 		res->rcu_drain_waited++;
+	else if (g && !g->nrequests)
+		res->rcu_request_untraced++;
 	else
 		res->rcu_other++;
 	return false;
+}
+
+void explain_grace_periods(struct ctx *c)
+{
+	struct analysis *a = c->a;
+	long k;
+
+	a->rcu_traced = c->origins.probes && !c->origins.rcu_untraced;
+	for (k = 0; k < c->origins.ngp; k++) {
+		const struct grace_period *g = &c->origins.gp[k];
+
+		if (g->start_ns < a->start_ns || g->start_ns > a->end_ns)
+			continue;
+		a->gp_started++;
+		if (!g->nrequests)
+			a->gp_request_untraced++;
+		else if (!a->calls_from && drain_task_in(c, g->requested, g->nrequested))
+			a->gp_drain_requested++;
+	}
 }
 
 /*

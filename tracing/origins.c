@@ -88,11 +88,24 @@ static const struct send_event {
 	/* (traces made before it was probed lack it: delayed work's arming) */
 	{ "qcsend", "timer_on", SEND_TIMER_ON, "add_timer_on", "target", NULL, NULL, "func", "timer",
 	  .optional = true },
+	/* RCU's request path: who made RCU need each grace period (traces
+	   made before it was probed lack it: origins.rcu_untraced) */
+	{ "qcsend", "rcu_queue", SEND_RCU_QUEUE, NULL, NULL, NULL, NULL, NULL, "list", .optional = true },
+	{ "qcsend", "rcu_accel", SEND_RCU_ACCEL, NULL, NULL, NULL, NULL, NULL, "list", .optional = true },
+	{ "qcsend", "gp_request", SEND_GP_REQUEST, "rcu_start_this_gp", NULL, NULL, NULL, NULL, NULL,
+	  .optional = true },
 	/* a forked task's first wake-up: wake_up_new_task() emits no sched_waking */
 	{ "sched", "sched_wakeup_new", SEND_WAKING, "wake_up_new_task", "target_cpu", NULL, NULL, NULL, "pid",
 	  .optional = true },
 };
 #define NSEND_EVENTS ((int)(sizeof(send_events) / sizeof(send_events[0])))
+
+/* The grace-period numbers each kind carries, into struct send's seq[]. */
+static const char *const seq_fields[SEND_KINDS][3] = {
+	[SEND_GP_INIT] = { NULL, "seq" },	/* the root rcu_node's gp_seq */
+	[SEND_RCU_ACCEL] = { "req" },
+	[SEND_GP_REQUEST] = { "req", "seq", "needed" },
+};
 
 /* ---- recording (pass 1) -------------------------------------------------- */
 
@@ -119,7 +132,7 @@ static int id_of(struct tep_handle *tep, const char *sys, const char *name,
 void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 {
 	struct tep_event *e;
-	int i;
+	int i, k;
 
 	memset(o, 0, sizeof(*o));
 	o->ncpus = ncpus;
@@ -127,7 +140,9 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 	o->npending = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->npending));
 	o->last = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->last));
 	o->exec = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->exec));
+	o->accel = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->accel));
 	for (i = 0; i < ncpus; i++) {
+		o->accel[i] = -1;
 		o->exec[i].open = false;
 		o->npending[i] = 0;
 		memset(&o->last[i], 0, sizeof(o->last[i]));
@@ -149,9 +164,17 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 			oe->type = field_of(e, se->type, &ok);
 			oe->func = field_of(e, se->func, &ok);
 			oe->work = field_of(e, se->work, &ok);
+			for (k = 0; k < 3; k++) {
+				oe->seq[k] = seq_fields[se->kind][k] ?
+					     tep_find_field(e, seq_fields[se->kind][k]) : NULL;
+				if (seq_fields[se->kind][k] && !oe->seq[k])
+					o->rcu_untraced = true;
+			}
 		}
 		if ((!e || !ok) && se->optional) {
 			oe->id = -1;
+			if (seq_fields[se->kind][0])
+				o->rcu_untraced = true;
 			continue;
 		}
 		if ((!e || !ok) && o->probes) {
@@ -429,6 +452,46 @@ static void work_exec(struct origins *o, struct tep_handle *tep, struct tep_reco
 	}
 }
 
+/*
+ * RCU's request path, as call_rcu() and rcu_accelerate_cbs() walk it: a
+ * callback joins its list's chain of callbacks not yet accelerated; an
+ * acceleration of that list takes the whole chain (rcu_segcblist_accelerate()
+ * gives every new callback the grace period it needs); the
+ * rcu_start_this_gp() that follows on its CPU, in the same task, for the
+ * same grace period, is its request, and ends the chain (an acceleration
+ * with no request after it found no room and left the callbacks waiting). The list identifies the CPU's
+ * callbacks wherever they are accelerated (an offloaded CPU's by its
+ * rcuog kthread).
+ */
+void origins_request_path(struct origins *o, struct send *s, int cpu)
+{
+	long a;
+
+	s->chain = -1;
+	if (cpu < 0 || cpu >= o->ncpus)
+		return;
+	switch (s->kind) {
+	case SEND_RCU_QUEUE:
+		s->chain = table_get(&o->cblists, s->work);
+		table_put(&o->cblists, s->work, o->n);
+		break;
+	case SEND_RCU_ACCEL:
+		s->chain = table_get(&o->cblists, s->work);
+		o->accel[cpu] = o->n;
+		break;
+	case SEND_GP_REQUEST:
+		a = o->accel[cpu];
+		if (a >= 0 && o->v[a].pid == s->pid && o->v[a].seq[0] == s->seq[0]) {
+			s->chain = a;
+			table_put(&o->cblists, o->v[a].work, -1);
+		}
+		o->accel[cpu] = -1;
+		break;
+	default:
+		break;
+	}
+}
+
 const struct send *origins_parent(const struct origins *o, const struct send *s)
 {
 	return s->parent >= 0 ? &o->v[s->parent] : NULL;
@@ -488,6 +551,8 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 	s->type = (unsigned int)num(o, oe->type, r, cpu);
 	s->func = num(o, oe->func, r, cpu);
 	s->work = num(o, oe->work, r, cpu);
+	for (i = 0; i < 3; i++)
+		s->seq[i] = num(o, oe->seq[i], r, cpu);
 	if (s->func) {
 		const char *fn = tep_find_function(tep, s->func);
 
@@ -507,6 +572,7 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 		s->parent = dwork_arming(o, s, cpu);
 	if (s->kind == SEND_TIMER_ON)
 		table_put(&o->timers, s->work, o->n);
+	origins_request_path(o, s, cpu);
 	if (se->frame && cpu >= 0 && cpu < o->ncpus) {
 		if (o->npending[cpu] == ORIGIN_PENDING) {
 			memmove(o->pending[cpu], o->pending[cpu] + 1,
@@ -520,18 +586,14 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 
 /* ---- grace periods ---------------------------------------------------------- */
 
-static void gp_add_task(struct gp_task *v, int *n, int pid, unsigned long long ns)
+/* Add @s's task, when and whether in task context, to a grace period's @v. */
+static void gp_add_task(struct gp_task **v, long *n, long *alloc, const struct send *s)
 {
-	int i;
-
-	for (i = 0; i < *n; i++)
-		if (v[i].pid == pid)
-			return;
-	if (*n < GP_TASKS) {
-		v[*n].pid = pid;
-		v[*n].ns = ns;
-		(*n)++;
-	}
+	*v = qc_grow(*v, *n, alloc, sizeof(**v));
+	(*v)[*n].pid = s->pid;
+	(*v)[*n].ns = s->ns;
+	(*v)[*n].in_task = send_in_task(s);
+	(*n)++;
 }
 
 /* The return of the synchronize_rcu() entered at send @i, or @last_ns. */
@@ -545,6 +607,85 @@ static unsigned long long sync_return(const struct origins *o, long i, unsigned 
 	return last_ns;
 }
 
+/*
+ * rcu_state.gp_seq (kernel/rcu/rcu.h): the count of grace periods above
+ * two state bits, 1 while one is in progress. A grace period's number is
+ * the value it ends with, which is what rcu_seq_snap() asks for.
+ */
+#define RCU_SEQ_STATE_MASK	3ULL
+#define SEQ_GE(a, b)		((long long)((a) - (b)) >= 0)
+#define SEQ_GT(a, b)		((long long)((a) - (b)) > 0)
+
+static void gp_bad(struct origins *o, const struct send *s, const char *what)
+{
+	if (!o->gp_bad[0])
+		snprintf(o->gp_bad, sizeof(o->gp_bad), "%s (CPU %d at %llu.%06llu)", what, s->cpu,
+			 s->ns / 1000000000ULL, s->ns / 1000ULL % 1000000ULL);
+}
+
+/* The grace period numbered @seq, or NULL (not started in the trace). */
+static struct grace_period *gp_numbered(struct origins *o, unsigned long long seq)
+{
+	long k;
+
+	if (!o->ngp || (seq - o->gp[0].seq) % 4 || !SEQ_GE(seq, o->gp[0].seq))
+		return NULL;
+	k = (long)((seq - o->gp[0].seq) / 4);
+	return k < o->ngp ? &o->gp[k] : NULL;
+}
+
+/*
+ * Who made RCU need each grace period. A request (rcu_start_this_gp())
+ * records the need in the rcu_node unless it is there already (its
+ * gp_seq_needed reaches the grace period) or that grace period has
+ * started: only then did it start the grace period, or extend RCU's work
+ * by one more. Its requesters are the tasks that queued the callbacks
+ * its acceleration took, or its own task when it took none (polled grace
+ * periods: start_poll_synchronize_rcu()). A request that finds the need
+ * recorded only joins: the grace period would have run without it.
+ */
+static void gp_requests(struct origins *o)
+{
+	long i, q;
+
+	for (i = 0; i < o->n; i++) {
+		const struct send *s = &o->v[i];
+		struct grace_period *g;
+		unsigned long long req = s->seq[0], seq = s->seq[1], needed = s->seq[2];
+
+		if (s->kind != SEND_GP_REQUEST)
+			continue;
+		if (req & RCU_SEQ_STATE_MASK) {
+			gp_bad(o, s, "a request for a grace period whose number has its state bits set: tracing/probes/ reads rcu_start_this_gp()'s arguments wrongly");
+			continue;
+		}
+		if (SEQ_GE(needed, req) || SEQ_GT(seq, (req - 1) & ~RCU_SEQ_STATE_MASK))
+			continue;	/* recorded before, or started: it only joins */
+		g = gp_numbered(o, req);
+		if (!g)
+			continue;	/* it starts after the trace ends */
+		if (g->start_ns < s->ns) {
+			gp_bad(o, s, "a grace period started before the request that first needed it: its rcu_node's gp_seq or gp_seq_needed is misread (tracing/probes/, gp_request)");
+			continue;
+		}
+		g->nrequests++;
+		q = s->chain >= 0 ? o->v[s->chain].chain : -1;
+		if (s->chain < 0)
+			gp_add_task(&g->requested, &g->nrequested, &g->requested_alloc, s);
+		for (; q >= 0; q = o->v[q].chain)
+			gp_add_task(&g->requested, &g->nrequested, &g->requested_alloc, &o->v[q]);
+	}
+}
+
+/* A grace period's start @s, numbered @seq, against the one before it. */
+static void gp_check_number(struct origins *o, const struct send *s, unsigned long long seq)
+{
+	if ((s->seq[1] & RCU_SEQ_STATE_MASK) != 1)
+		gp_bad(o, s, "a grace period started, but the root rcu_node's gp_seq says none is in progress: tracing/probes/ reads it at the wrong offset (gp_init)");
+	else if (o->ngp && seq != o->gp[o->ngp - 1].seq + 4)
+		gp_bad(o, s, "a grace period's number does not follow the one before: a grace period started that the trace did not show");
+}
+
 void origins_finish(struct origins *o, unsigned long long last_ns)
 {
 	long i, k;
@@ -555,13 +696,15 @@ void origins_finish(struct origins *o, unsigned long long last_ns)
 		const struct send *s = &o->v[i];
 
 		if (s->kind == SEND_GP_INIT && s->type) {
-			if (o->ngp == o->gp_alloc) {
-				o->gp_alloc = o->gp_alloc ? 2 * o->gp_alloc : 256;
-				o->gp = qc_realloc(o->gp, o->gp_alloc * sizeof(*o->gp));
-			}
+			unsigned long long seq = (s->seq[1] & ~RCU_SEQ_STATE_MASK) + 4;
+
+			if (!o->rcu_untraced)
+				gp_check_number(o, s, seq);
+			o->gp = qc_grow(o->gp, o->ngp, &o->gp_alloc, sizeof(*o->gp));
 			memset(&o->gp[o->ngp], 0, sizeof(*o->gp));
 			o->gp[o->ngp].start_ns = s->ns;
 			o->gp[o->ngp].end_ns = last_ns;
+			o->gp[o->ngp].seq = seq;
 			o->ngp++;
 			in_gp = true;
 		} else if (s->kind == SEND_GP_CLEANUP && in_gp) {
@@ -569,18 +712,12 @@ void origins_finish(struct origins *o, unsigned long long last_ns)
 			in_gp = false;
 		}
 	}
-	/*
-	 * Each synchronize_rcu(): the grace periods it waited on, and the one
-	 * it requested. It needs a full grace period that starts after the
-	 * call (rcu_seq_snap(): one in progress then cannot serve it), so
-	 * the first to start after the call, before it returns, began from
-	 * its request (others may have asked for it too); one already in
-	 * progress at the call was someone else's, only waited on.
-	 */
+	if (!o->rcu_untraced)
+		gp_requests(o);
+	/* each synchronize_rcu(): the grace periods it waited on */
 	for (i = 0; i < o->n; i++) {
 		const struct send *s = &o->v[i];
 		unsigned long long ret;
-		bool first = true;
 
 		if (s->kind != SEND_SYNC_RCU)
 			continue;
@@ -590,13 +727,17 @@ void origins_finish(struct origins *o, unsigned long long last_ns)
 
 			if (g->end_ns < s->ns || g->start_ns > ret)
 				continue;
-			gp_add_task(g->waited, &g->nwaited, s->pid, s->ns);
-			if (first && g->start_ns >= s->ns) {
-				gp_add_task(g->requested, &g->nrequested, s->pid, s->ns);
-				first = false;
-			}
+			gp_add_task(&g->waited, &g->nwaited, &g->waited_alloc, s);
 		}
 	}
+}
+
+bool origins_gp_unmapped(const struct origins *o, char *err, size_t len)
+{
+	if (!o->gp_bad[0])
+		return false;
+	snprintf(err, len, "RCU's grace periods do not add up: %s; no RCU forcing can be charged", o->gp_bad);
+	return true;
 }
 
 const struct grace_period *origins_gp_at(const struct origins *o, unsigned long long ns)
@@ -1093,6 +1234,10 @@ void origins_free(struct origins *o)
 	free(o->stacks);
 	free(o->v);
 	free(o->fl);
+	for (i = 0; i < o->ngp; i++) {
+		free(o->gp[i].requested);
+		free(o->gp[i].waited);
+	}
 	free(o->gp);
 	free(o->ev);
 	free(o->pending);
@@ -1101,5 +1246,7 @@ void origins_free(struct origins *o)
 	free(o->exec);
 	free(o->queued.v);
 	free(o->timers.v);
+	free(o->cblists.v);
+	free(o->accel);
 	memset(o, 0, sizeof(*o));
 }

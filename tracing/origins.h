@@ -39,6 +39,11 @@ enum send_kind {
 	SEND_GP_CLEANUP,	/* ... ends (rcu_gp_cleanup) */
 	SEND_TIMER_ON,		/* a timer armed on a CPU (add_timer_on): a delayed
 				   work item's, queued on its expiry there */
+	SEND_RCU_QUEUE,		/* an RCU callback queued on a CPU's list
+				   (rcu_segcblist_enqueue: call_rcu()) */
+	SEND_RCU_ACCEL,		/* a list's new callbacks given the grace
+				   period they need (rcu_segcblist_accelerate) */
+	SEND_GP_REQUEST,	/* that grace period asked of RCU (rcu_start_this_gp) */
 	SEND_KINDS
 };
 
@@ -65,23 +70,31 @@ extern const char *const origin_class_names[ORIGIN_CLASSES];
 #define ORIGIN_PENDING		8	/* sends awaiting a stack, per CPU */
 #define ORIGIN_PATH_DEPTH	8	/* kworker hops a path is followed back */
 
-/* A grace period: when it started and ended, who asked for it, who waited. */
-#define GP_TASKS	4
+/*
+ * A grace period: when it started and ended, its number (the value
+ * rcu_state.gp_seq takes when it ends, which is what a request for it
+ * names), who asked for it, who waited. Neither list has a cap.
+ */
+struct gp_task { int pid; unsigned long long ns; bool in_task; };
 struct grace_period {
 	unsigned long long start_ns, end_ns;	/* end: the trace's end if it never ended */
-	/* synchronize_rcu() callers for which this was the first grace
-	   period to start after the call, before it returned: it began from
-	   their request (one in progress at a call cannot serve it) */
-	struct gp_task { int pid; unsigned long long ns; } requested[GP_TASKS];
-	int nrequested;
+	unsigned long long seq;
+	/* who made RCU need it: the tasks that queued the callbacks whose
+	   request first recorded the need for it in the rcu_node
+	   (rcu_start_this_gp() raising gp_seq_needed to it), or that request's
+	   own task when it carried no callbacks (a polled grace period) */
+	struct gp_task *requested;
+	long nrequested, requested_alloc;
+	long nrequests;		/* such requests traced (0: asked for out of sight) */
 	/* synchronize_rcu() callers in flight while it ran */
-	struct gp_task waited[GP_TASKS];
-	int nwaited;
+	struct gp_task *waited;
+	long nwaited, waited_alloc;
 };
 
-/* Trace flags of the sender's context (TRACE_FLAG_HARDIRQ, _SOFTIRQ). */
+/* Trace flags of the sender's context (TRACE_FLAG_HARDIRQ, _SOFTIRQ, _NMI). */
 #define QC_FLAG_HARDIRQ		0x08
 #define QC_FLAG_SOFTIRQ		0x10
+#define QC_FLAG_NMI		0x40
 
 struct send {
 	unsigned long long ns;
@@ -103,6 +116,17 @@ struct send {
 	long comm;			/* the sender's comm, likewise */
 	long fname;			/* func's name, likewise, or -1 */
 	int ev;				/* its event (origins.c send_events[]) */
+	/*
+	 * RCU's request path: RCU_QUEUE: the callback queued on the same
+	 * list before it and not yet accelerated; RCU_ACCEL: the newest
+	 * such callback, which it accelerated with all before it; GP_REQUEST:
+	 * the acceleration it was made for. -1: none.
+	 */
+	long chain;
+	/* GP_REQUEST: the grace period asked for, the rcu_node's gp_seq and
+	   gp_seq_needed then; RCU_ACCEL: [0] that grace period; GP_INIT: [1]
+	   the root rcu_node's gp_seq when it started one */
+	unsigned long long seq[3];
 };
 
 /* A point where a CPU's queues were emptied or its IPI skipped. */
@@ -142,7 +166,7 @@ struct origins {
 	/* the events read, and their fields by name */
 	struct origin_event {
 		int id;		/* -1: not in the trace */
-		struct tep_format_field *target, *mask, *type, *func, *work;
+		struct tep_format_field *target, *mask, *type, *func, *work, *seq[3];
 	} *ev;
 	int nev;
 	struct grace_period *gp;	/* in order, after origins_finish() */
@@ -158,13 +182,21 @@ struct origins {
 	struct send_table {
 		struct work_slot { unsigned long long key; long send; } *v;
 		long n, alloc;
-	} queued, timers;
+	} queued, timers, cblists;	/* cblists: each RCU callback list's
+					   newest callback not yet accelerated */
+	long *accel;	/* per trace CPU: its last RCU_ACCEL awaiting its request */
 	/* fields the trace has but that could not be read: how many, the
 	   first one's CPU and name (origins_unread()) */
 	struct { long n; int cpu; char what[96]; } unread;
 	/* sends matched beyond the ORIGIN_MAX_SENDS an interruption keeps:
 	   how many, the first one's CPU and time (origins_overflowed()) */
 	struct { long n; int cpu; unsigned long long ns; } overflow;
+	/* the grace periods' numbers, when they do not add up
+	   (origins_gp_unmapped()) */
+	char gp_bad[256];
+	/* the trace lacks RCU's request path (made before it was probed):
+	   no grace period has a traced request */
+	bool rcu_untraced;
 };
 
 /* Was @s made in task context (not from an interrupt or a softirq)? */
@@ -194,6 +226,12 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus);
 /* Feed every record of the trace, in time order (any CPU). */
 void origins_record(struct origins *o, struct tep_handle *tep,
 		    struct tep_record *r, int cpu);
+/*
+ * Send @s (o->v[o->n], about to be added, made on CPU @cpu) on RCU's
+ * request path: chain it to the callbacks and acceleration before it
+ * (struct send's chain). origins_record() calls it for every send.
+ */
+void origins_request_path(struct origins *o, struct send *s, int cpu);
 /* After the last record: pair up grace periods and their callers. */
 void origins_finish(struct origins *o, unsigned long long last_ns);
 /* The grace period in progress at @ns, or NULL. */
@@ -242,6 +280,13 @@ bool origins_unread(const struct origins *o, char *err, size_t len);
  * ORIGIN_MAX_SENDS keeps? Then the trace is refused, as above.
  */
 bool origins_overflowed(const struct origins *o, char *err, size_t len);
+/*
+ * Do the grace periods fail to add up: a start whose rcu_node does not
+ * say so, two consecutive starts whose numbers are not consecutive (one
+ * was not traced), or a request for one that started before it? Then
+ * the trace is refused, as above.
+ */
+bool origins_gp_unmapped(const struct origins *o, char *err, size_t len);
 /* The send event @system:@name's index (struct send's ev), or -1. */
 int origins_event(const char *system, const char *name);
 /* Send event @ev's target CPU field, or (@mask) its CPU mask field, or NULL. */

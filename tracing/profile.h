@@ -19,9 +19,10 @@
  * CPUs, so the trace places them: a missed hit is a nested one (a hit in
  * an interrupt or softirq that came while another probe's handler ran on
  * that CPU), from the same call sites as the probe's recorded hits. The
- * analysis (analyze.c) counts the probe's recorded hits in the window on
- * the isolated CPUs and on the others, and refuses the window unless all
- * of them were on the others.
+ * analysis (analyze.c) counts the probe's recorded hits in the window made
+ * in such a context on the isolated CPUs and on the others; the misses
+ * are placed off the isolated CPUs only when all of them were on the
+ * others.
  */
 struct profile_miss {
 	char name[64];

@@ -256,6 +256,13 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 	else
 		qc_json_str(f, a->origin_missing);
 	fprintf(f, "}");
+	/* the window's grace periods, by whose request (explain.c) */
+	if (a->rcu_traced)
+		fprintf(f, ",\n  \"grace_periods\": {\"requests_traced\": true, \"started\": %ld, \"drain_requested\": %ld, \"request_untraced\": %ld}",
+			a->gp_started, a->gp_drain_requested, a->gp_request_untraced);
+	else
+		fprintf(f, ",\n  \"grace_periods\": {\"requests_traced\": false, \"started\": %ld, \"drain_requested\": null, \"request_untraced\": null}",
+			a->gp_started);
 	/* dropped probe hits: measured (none, or the trace was refused), or not */
 	if (a->profile.measured) {
 		unsigned long missed = 0, unplaced = 0;
@@ -322,8 +329,8 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 				fprintf(f, ",\n        \"path\": %ld,\n", r->origin_path);
 				json_counter(f, "path_by_cause", &r->origin_path_by_cause, "        ");
 			}
-			fprintf(f, ",\n        \"rcu_qs_by_grace_period\": {\"drain_requested\": %ld, \"drain_waited\": %ld, \"other\": %ld},\n",
-				r->rcu_drain_requested, r->rcu_drain_waited, r->rcu_other);
+			fprintf(f, ",\n        \"rcu_qs_by_grace_period\": {\"drain_requested\": %ld, \"drain_waited\": %ld, \"request_untraced\": %ld, \"other\": %ld},\n",
+				r->rcu_drain_requested, r->rcu_drain_waited, r->rcu_request_untraced, r->rcu_other);
 			json_counter(f, "unknown_by_cause", &r->origin_unknown, "        ");
 			fprintf(f, ",\n");
 			json_counter(f, "chains", &r->origin_chains, "        ");

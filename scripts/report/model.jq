@@ -150,11 +150,14 @@ def headline_causal($root):
 			"nothing the drain sent reached an isolated CPU, but " end) +
 			"\(plural(.indirect_total - (.indirect_emulator_timed_total // 0); "interruption"; "interruptions")) of CPU " +
 			"\(verdict_cpus | cpulist) were RCU forcing a quiescent state for a grace period " +
-			"a drain requested (\(.shared_total | thou) more for grace periods a drain only " +
+			"a drain made RCU need (\(.shared_total | thou) more for grace periods a drain only " +
 			"waited on, not charged" +
 			(if (.indirect_emulator_timed_total // 0) > 0 then
 				"; \(.indirect_emulator_timed_total | thou) more emulator-timed, not charged" else "" end) +
 			(if (.hardware_time.measured // false) then "" else "; not timed against hardware" end) + ")")
+	elif .verdict == "INCONCLUSIVE" and .verdict_when == "rcu_requests_untraced" then
+		("RCU forced a quiescent state out of CPU \(verdict_cpus | cpulist), but the trace was made " +
+			"before RCU's request path was probed: whose grace period it was cannot be told (re-run the variant)")
 	elif .verdict == "INCONCLUSIVE" and (.unknown_total // 0) == 0 then
 		("\(plural(.probe_misses.unplaced; "probe hit"; "probe hits")) dropped in the window could " +
 			"have been an isolated CPU's (\([.probe_misses.placed[] | select(.unplaced) | "\(.probe | code) \(.missed)"] | join(", "))): " +
@@ -176,7 +179,12 @@ def rcu_forcing_text:
 	   else "\($f.window) in the window (\($f.window_s * 10 | round / 10) s), \($f.control) in the quiet control " +
 		"(\($f.control_s * 10 | round / 10) s), which predicts \($f.expected * 10 | round / 10): " +
 		(if $f.significant then "an excess the control's rate does not explain" else "no excess over it" end) +
-		" (p = \($f.p_excess * 1000 | round / 1000), one-sided)" end)
+		" (p = \($f.p_excess * 1000 | round / 1000), one-sided)" +
+		($f.grace_periods // null | if . == null then "" elif .requests_traced then
+			"; \(.started | thou) grace periods started in the window, \(.drain_requested | thou) of them " +
+			"first needed by a drain's request" else "; whose request started each grace period was not traced" end) +
+		($f.control_grace_periods // null | if . == null then "" else
+			", \(.started | thou) in the quiet control" end) end)
 	+ "; " +
 	(if $h.measured == true then
 		"timed by the instructions of the stretch each forced reschedule hit (qc-entry, " +
@@ -227,10 +235,10 @@ def rule_text_causal:
 		"sleeping lock waking a task on the isolated CPU that had blocked on it (on PREEMPT_RT, " +
 		"zone->lock or a pcp->lock: the task contended for the lock itself, the drain did not " +
 		"reach into its CPU); RCU forcing a quiescent state out of the CPU is **indirect** " +
-		"when the grace period was one a drain's synchronize_rcu() requested (the first to start " +
-		"after the call, before it returned: the call needs a full grace period that starts " +
-		"after it), **shared** when a drain only waited on it, one already in progress at the " +
-		"call (reported, not charged). In order: ")
+		"when a drain made RCU need the grace period: a callback queued inside a drain call " +
+		"(synchronize_rcu() queues one) went with the request that first recorded the need for it " +
+		"in RCU's rcu_node, read from rcu_start_this_gp(); **shared** when a drain only waited on it, " +
+		"someone else's request having recorded it first (reported, not charged). In order: ")
 	+ ([$p.verdicts[] | "**\(.name)**: \(.sentence)"] | join("; "))
 	+ (". PASS also needs every isolated CPU primed, in the " +
 		"\($p.exposure_scenarios | map(code) | join(", ")) scenario ≥ \($p.min_exposure.refill) " +
