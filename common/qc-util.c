@@ -91,3 +91,11 @@ void *qc_grow(void *v, long n, long *alloc, size_t size)
 	*alloc = *alloc ? 2 * *alloc : 64;
 	return qc_realloc(v, *alloc * size);
 }
+
+struct qc_ts qc_ts(unsigned long long ns)
+{
+	struct qc_ts t;
+
+	snprintf(t.s, sizeof(t.s), "%llu.%06llu", ns / 1000000000ULL, ns / 1000ULL % 1000000ULL);
+	return t;
+}

@@ -40,4 +40,8 @@ void *qc_realloc(void *p, size_t size);
  */
 void *qc_grow(void *v, long n, long *alloc, size_t size);
 
+/* Trace time @ns as trace-cmd prints it, "S.UUUUUU" (seconds, microseconds). */
+struct qc_ts { char s[32]; };
+struct qc_ts qc_ts(unsigned long long ns);
+
 #endif

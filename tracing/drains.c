@@ -11,16 +11,6 @@
 #include "drains.h"
 #include "qc-util.h"
 
-static void *grow(void *p, int *alloc, int need, size_t size)
-{
-	if (need <= *alloc)
-		return p;
-	*alloc = *alloc ? 2 * *alloc : 64;
-	if (*alloc < need)
-		*alloc = need;
-	return qc_realloc(p, *alloc * size);
-}
-
 static int event_id(struct tep_handle *tep, const char *name,
 		    struct tep_event **ev)
 {
@@ -90,9 +80,9 @@ bool drains_unreturned(const struct drains *d, char *err, size_t len)
 {
 	if (!d->unreturned.n)
 		return false;
-	snprintf(err, len, "%ld drain_all_pages() call%s never returned in the trace, the first by pid %d at %llu.%06llu (its qc:drain_all_ret hit lost): every later send of its caller would be charged to the drain; re-run the variant",
+	snprintf(err, len, "%ld drain_all_pages() call%s never returned in the trace, the first by pid %d at %s (its qc:drain_all_ret hit lost): every later send of its caller would be charged to the drain; re-run the variant",
 		 d->unreturned.n, d->unreturned.n == 1 ? "" : "s", d->unreturned.pid,
-		 d->unreturned.ns / 1000000000ULL, d->unreturned.ns / 1000ULL % 1000000ULL);
+		 qc_ts(d->unreturned.ns).s);
 	return true;
 }
 
@@ -105,12 +95,12 @@ void drains_begin(struct drains *d, int pid, unsigned long long ts)
 	for (i = d->nopen - 1; i >= 0; i--)
 		if (d->v[d->open_calls[i]].pid == pid)
 			unreturned(d, i, ts);
-	d->v = grow(d->v, &d->alloc, d->n + 1, sizeof(*d->v));
+	d->v = qc_grow(d->v, d->n, &d->alloc, sizeof(*d->v));
 	c = &d->v[d->n];
 	memset(c, 0, sizeof(*c));
 	c->start_ns = c->end_ns = ts;
 	c->pid = pid;
-	d->open_calls = grow(d->open_calls, &d->open_alloc, d->nopen + 1, sizeof(*d->open_calls));
+	d->open_calls = qc_grow(d->open_calls, d->nopen, &d->open_alloc, sizeof(*d->open_calls));
 	d->open_calls[d->nopen++] = d->n++;
 }
 
@@ -145,7 +135,7 @@ void drains_record(struct drains *d, struct tep_handle *tep,
 	} else if (id == d->id_cpu) {
 		t = task_of(d, pid);
 		if (!t) {
-			d->tasks = grow(d->tasks, &d->task_alloc, d->ntasks + 1,
+			d->tasks = qc_grow(d->tasks, d->ntasks, &d->task_alloc,
 					sizeof(*d->tasks));
 			t = &d->tasks[d->ntasks++];
 			t->pid = pid;

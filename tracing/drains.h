@@ -36,16 +36,16 @@ struct drain_call {
 struct drains {
 	bool probes;		/* the trace defines the exposure probes */
 	struct drain_call *v;	/* in order of start_ns */
-	int n, alloc;
+	long n, alloc;
 	unsigned long long longest_ns;	/* of all calls: bounds the search */
 	/* pairing state while reading */
 	int *open_calls;	/* indexes into v[] of calls in flight */
-	int nopen, open_alloc;
+	long nopen, open_alloc;
 	struct drain_task { int pid, cpu; } *tasks;	/* drain_cpu in progress */
 	/* calls whose drain_all_ret the trace lacks: how many, the first's
 	   caller and start (drains_unreturned()) */
 	struct { long n; int pid; unsigned long long ns; } unreturned;
-	int ntasks, task_alloc;
+	long ntasks, task_alloc;
 	/* event ids, -1 where absent */
 	int id_all, id_all_ret, id_cpu, id_cpu_ret, id_bulk;
 	struct tep_format_field *f_cpu, *f_count;

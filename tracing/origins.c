@@ -231,9 +231,9 @@ bool origins_overflowed(const struct origins *o, char *err, size_t len)
 {
 	if (!o->overflow.n)
 		return false;
-	snprintf(err, len, "%ld send%s matched to interruptions that already had the %d senders kept (ORIGIN_MAX_SENDS), the first on CPU %d at %llu.%06llu: a sender was dropped, so the interruption cannot be charged; raise ORIGIN_MAX_SENDS in tracing/origins.h",
+	snprintf(err, len, "%ld send%s matched to interruptions that already had the %d senders kept (ORIGIN_MAX_SENDS), the first on CPU %d at %s: a sender was dropped, so the interruption cannot be charged; raise ORIGIN_MAX_SENDS in tracing/origins.h",
 		 o->overflow.n, o->overflow.n == 1 ? " was" : "s were", ORIGIN_MAX_SENDS, o->overflow.cpu,
-		 o->overflow.ns / 1000000000ULL, o->overflow.ns / 1000ULL % 1000000ULL);
+		 qc_ts(o->overflow.ns).s);
 	return true;
 }
 
@@ -619,8 +619,8 @@ static unsigned long long sync_return(const struct origins *o, long i, unsigned 
 static void gp_bad(struct origins *o, const struct send *s, const char *what)
 {
 	if (!o->gp_bad[0])
-		snprintf(o->gp_bad, sizeof(o->gp_bad), "%s (CPU %d at %llu.%06llu)", what, s->cpu,
-			 s->ns / 1000000000ULL, s->ns / 1000ULL % 1000000ULL);
+		snprintf(o->gp_bad, sizeof(o->gp_bad), "%s (CPU %d at %s)", what, s->cpu,
+			 qc_ts(s->ns).s);
 }
 
 /* The grace period numbered @seq, or NULL (not started in the trace). */

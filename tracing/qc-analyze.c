@@ -357,10 +357,8 @@ static void print_table(FILE *f, struct analysis *a)
 {
 	int i, j;
 
-	fprintf(f, "window: %.3f ms (trace time %llu.%06llu .. %llu.%06llu s), measured task: %s\n",
-		(a->end_ns - a->start_ns) / 1e6,
-		a->start_ns / 1000000000ULL, a->start_ns / 1000 % 1000000,
-		a->end_ns / 1000000000ULL, a->end_ns / 1000 % 1000000,
+	fprintf(f, "window: %.3f ms (trace time %s .. %s s), measured task: %s\n",
+		(a->end_ns - a->start_ns) / 1e6, qc_ts(a->start_ns).s, qc_ts(a->end_ns).s,
 		a->task ? a->task : "(none: every task switch counts)");
 	if (a->calls_from)
 		fprintf(f, "drain calls overlaid from %s: %ld in the window, %ld reached an isolated CPU\n",
