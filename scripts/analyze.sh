@@ -141,16 +141,6 @@ if [ -f "$dir/$selftest" ]; then
 			--slurpfile a "$dir/$QC_SELFTEST_ANALYSIS.json" '
 			.[$c].planted += $p | .[$c].counted += ($a[0].cpus[$c].by_cause[$k] // 0)')
 	done < "$dir/$QC_PLANTED"
-	echo "$cpus" | jq --argjson ok "$([ $rc -eq 0 ] && echo true || echo false)" \
-		'{planted: ([.[].planted] | add), counted: ([.[].counted] | add),
-		  pass: ($ok and all(.[]; .senderless == null or .senderless.planted == .senderless.unknown)), cpus: .}' \
-		> "$dir/$QC_SELFTEST_JSON.tmp"
-	mv "$dir/$QC_SELFTEST_JSON.tmp" "$dir/$QC_SELFTEST_JSON"
-	jq -e .pass "$dir/$QC_SELFTEST_JSON" >/dev/null || die "self-test failed: $(jq -r '[.cpus | to_entries[]
-		| (select(.value.planted != .value.counted) | "CPU \(.key) planted \(.value.planted), counted \(.value.counted)"),
-		  (select(.value.senderless != null and .value.senderless.planted != .value.senderless.unknown)
-		   | "CPU \(.key) planted \(.value.senderless.planted) sender-less reschedule vectors, \(.value.senderless.unknown // "none (no send side)") counted without a sender")]
-		| join("; ")' "$dir/$QC_SELFTEST_JSON") (see $dir/$QC_SELFTEST_ANALYSIS.txt)"
 	# The same trace with the planter as the drain (its function,
 	# hammer/plant.c) and the planted causes as the drain causes: the
 	# verdict rule must charge exactly what was planted.
@@ -161,20 +151,24 @@ if [ -f "$dir/$selftest" ]; then
 	# Deferral followed: each planted delayed work item ran on its CPU,
 	# queued there (6.1) or onto it (6.12) from its timer's expiry in a
 	# softirq, and its origin must still be the planter, through the
-	# timer's arming (tracing/README.md, "Deferred work"): selftest.json's
-	# "deferred" per CPU, planted and charged to the planter by origin.
-	deferred=$(awk '$1 == "dwork" { print $2, $3 }' "$dir/$QC_PLANTED")
-	if [ -n "$deferred" ]; then
-		echo "$deferred" | jq -Rn --slurpfile s "$dir/$QC_SELFTEST_JSON" --slurpfile c "$dir/$QC_SELFTEST_CHARGED.json" '
-			reduce (inputs | split(" ") | select(length == 2)) as [$cpu, $k] ($s[0];
-				.cpus[$cpu].deferred = {planted: ($k | tonumber),
-					drain: ($c[0].cpus[$cpu].origins.drain_by_cause["workqueue:qc_planted_dwork"] // 0)})
-			| .pass = (.pass and all(.cpus[]; .deferred == null or .deferred.planted == .deferred.drain))' \
-			> "$dir/$QC_SELFTEST_JSON.tmp"
-		mv "$dir/$QC_SELFTEST_JSON.tmp" "$dir/$QC_SELFTEST_JSON"
-		jq -e .pass "$dir/$QC_SELFTEST_JSON" >/dev/null || die "self-test failed: $(jq -r '[.cpus | to_entries[]
-			| select(.value.deferred != null and .value.deferred.planted != .value.deferred.drain)
-			| "CPU \(.key) planted \(.value.deferred.planted) delayed work items, \(.value.deferred.drain) traced back to the planter"]
-			| join("; ")' "$dir/$QC_SELFTEST_JSON") (deferral through the timer not followed: see $dir/$QC_SELFTEST_CHARGED.txt)"
-	fi
+	# timer's arming (tracing/README.md, "Deferred work"): "deferred" per
+	# CPU, planted and charged to the planter by origin.
+	cpus=$(awk '$1 == "dwork" { print $2, $3 }' "$dir/$QC_PLANTED" |
+		jq -Rn --argjson cpus "$cpus" --slurpfile c "$dir/$QC_SELFTEST_CHARGED.json" '
+		reduce (inputs | split(" ") | select(length == 2)) as [$cpu, $k] ($cpus;
+			.[$cpu].deferred = {planted: ($k | tonumber),
+				drain: ($c[0].cpus[$cpu].origins.drain_by_cause["workqueue:qc_planted_dwork"] // 0)})')
+	echo "$cpus" | jq --argjson ok "$([ $rc -eq 0 ] && echo true || echo false)" \
+		'{planted: ([.[].planted] | add), counted: ([.[].counted] | add),
+		  pass: ($ok and all(.[]; (.senderless == null or .senderless.planted == .senderless.unknown)
+			and (.deferred == null or .deferred.planted == .deferred.drain))), cpus: .}' \
+		> "$dir/$QC_SELFTEST_JSON.tmp"
+	mv "$dir/$QC_SELFTEST_JSON.tmp" "$dir/$QC_SELFTEST_JSON"
+	jq -e .pass "$dir/$QC_SELFTEST_JSON" >/dev/null || die "self-test failed: $(jq -r '[.cpus | to_entries[]
+		| (select(.value.planted != .value.counted) | "CPU \(.key) planted \(.value.planted), counted \(.value.counted)"),
+		  (select(.value.senderless != null and .value.senderless.planted != .value.senderless.unknown)
+		   | "CPU \(.key) planted \(.value.senderless.planted) sender-less reschedule vectors, \(.value.senderless.unknown // "none (no send side)") counted without a sender"),
+		  (select(.value.deferred != null and .value.deferred.planted != .value.deferred.drain)
+		   | "CPU \(.key) planted \(.value.deferred.planted) delayed work items, \(.value.deferred.drain) traced back to the planter (deferral through the timer not followed)")]
+		| join("; ")' "$dir/$QC_SELFTEST_JSON") (see $dir/$QC_SELFTEST_ANALYSIS.txt and $dir/$QC_SELFTEST_CHARGED.txt)"
 fi
