@@ -139,11 +139,9 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 	o->pending = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->pending));
 	o->npending = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->npending));
 	o->last = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->last));
-	o->exec = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->exec));
 	o->accel = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->accel));
 	for (i = 0; i < ncpus; i++) {
 		o->accel[i] = -1;
-		o->exec[i].open = false;
 		o->npending[i] = 0;
 		memset(&o->last[i], 0, sizeof(o->last[i]));
 		o->last[i].cls = ORIGIN_SELF;
@@ -433,23 +431,20 @@ static long dwork_arming(const struct origins *o, const struct send *s, int cpu)
 }
 
 /*
- * A kworker starts or ends a work item on @cpu: while it runs, what the
- * kworker sends in task context is the item's doing, and so of whoever
- * queued it.
+ * A kworker starts or ends a work item: while it runs, what that kworker
+ * sends in task context is the item's doing, and so of whoever queued
+ * it. Kept per kworker, not per CPU: a kworker that preempts another on
+ * its CPU, or an unbound one that moves, does not overwrite another's link.
  */
 static void work_exec(struct origins *o, struct tep_handle *tep, struct tep_record *r,
 		      int cpu, bool start)
 {
-	struct work_exec *x;
+	int pid = tep_data_pid(tep, r);
 
-	if (cpu < 0 || cpu >= o->ncpus)
+	if (pid <= 0)
 		return;
-	x = &o->exec[cpu];
-	x->open = start;
-	if (start) {
-		x->pid = tep_data_pid(tep, r);
-		x->send = table_get(&o->queued, num(o, o->f_exec_work, r, cpu));
-	}
+	table_put(&o->running, (unsigned long long)pid,
+		  start ? table_get(&o->queued, num(o, o->f_exec_work, r, cpu)) : -1);
 }
 
 /*
@@ -561,9 +556,8 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 	}
 	s->ev = (int)(se - send_events);
 	s->parent = -1;
-	if (cpu >= 0 && cpu < o->ncpus && o->exec[cpu].open && o->exec[cpu].pid == s->pid &&
-	    send_in_task(s))
-		s->parent = o->exec[cpu].send;
+	if (s->pid > 0 && send_in_task(s))
+		s->parent = table_get(&o->running, (unsigned long long)s->pid);
 	/* before this send's own queueing is recorded: "before it" */
 	s->queueing = s->kind == SEND_FLUSH ? table_get(&o->queued, s->work) : -1;
 	if (s->kind == SEND_WORK)
@@ -1243,7 +1237,7 @@ void origins_free(struct origins *o)
 	free(o->pending);
 	free(o->npending);
 	free(o->last);
-	free(o->exec);
+	free(o->running.v);
 	free(o->queued.v);
 	free(o->timers.v);
 	free(o->cblists.v);

@@ -173,17 +173,19 @@ struct origins {
 	long ngp, gp_alloc;
 	int id_stack, id_resched, id_call, id_call_single, id_idle;
 	struct tep_format_field *f_stack_size, *f_stack, *f_idle_cpu;
-	/* per trace CPU: the work item its kworker runs, and its queueing */
+	/* the work items kworkers run (workqueue_execute_start, _end) */
 	int id_exec_start, id_exec_end;
 	struct tep_format_field *f_exec_work;
-	struct work_exec { int pid; long send; bool open; } *exec;
 	/* by address (open hashing): the newest queueing of each work item,
 	   the newest arming of each timer on a CPU (add_timer_on) */
 	struct send_table {
 		struct work_slot { unsigned long long key; long send; } *v;
 		long n, alloc;
-	} queued, timers, cblists;	/* cblists: each RCU callback list's
-					   newest callback not yet accelerated */
+	} queued, timers, cblists, running;	/* cblists: each RCU callback
+					   list's newest callback not yet
+					   accelerated; running: by kworker
+					   pid, the queueing of the work item
+					   it runs, -1 between items */
 	long *accel;	/* per trace CPU: its last RCU_ACCEL awaiting its request */
 	/* fields the trace has but that could not be read: how many, the
 	   first one's CPU and name (origins_unread()) */
