@@ -63,7 +63,7 @@ static void add(struct origins *o, enum send_kind kind, unsigned long long ns, i
 	s->seq[2] = s2;
 	s->type = kind == SEND_GP_INIT;	/* started */
 	s->parent = s->queueing = s->stack = s->comm = s->fname = -1;
-	origins_request_path(o, s, cpu);
+	origins_link(o, s, cpu);
 	o->n++;
 }
 

@@ -13,7 +13,11 @@
  *     only cut short; two callers' calls may overlap;
  *   - an interruption that answers more sends than ORIGIN_MAX_SENDS keeps
  *     is refused, where before the senders past the eighth were dropped
- *     and still marked as matched.
+ *     and still marked as matched;
+ *   - a flush_work() that returned without queueing a barrier (its work
+ *     item was idle) explains no barrier: before, as the oldest unmatched
+ *     flush, it took the next barrier run on its item's CPU, another
+ *     flush's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,9 +98,46 @@ static void overflow_case(void)
 	      origins_overflowed(&o, err, sizeof(err)) && strstr(err, "on CPU 1"), err);
 }
 
+/*
+ * pid 5 flushes work item A (last queued on CPU 1) while A is idle: no
+ * barrier (returns false). pid 6 then queues B on CPU 1 and flushes it:
+ * a barrier, whose run on CPU 1 is pid 6's doing.
+ */
+static void flush_case(void)
+{
+	enum { A = 0xa000, B = 0xb000 };
+	static struct send v[8];
+	struct origin last[2], out;
+	struct origins o = { .v = v, .ncpus = 2, .last = last };
+	struct interruption in = { .cpu = 1, .ns = S(1) + 600, .cause = "workqueue:wq_barrier_func", .pid = -1 };
+	const struct { enum send_kind kind; int pid; unsigned long long work; unsigned int type; long queueing; } f[] = {
+		{ SEND_WORK, 4, A, 0, -1 }, { SEND_FLUSH, 5, A, 0, 0 }, { SEND_FLUSH_RET, 5, 0, 0, -1 },
+		{ SEND_WORK, 6, B, 0, -1 }, { SEND_FLUSH, 6, B, 0, 3 },
+	};
+	char got[64];
+	int i;
+
+	memset(last, 0, sizeof(last));
+	for (i = 0; i < (int)(sizeof(f) / sizeof(f[0])); i++) {
+		v[i] = (struct send){ .ns = S(1) + 100 * i, .kind = f[i].kind, .cpu = 0, .pid = f[i].pid,
+				      .targets = f[i].kind == SEND_WORK ? 1 << 1 : 0, .work = f[i].work,
+				      .type = f[i].type, .parent = -1, .queueing = f[i].queueing,
+				      .stack = -1, .comm = -1, .fname = -1 };
+		origins_link(&o, &v[i], 0);
+		o.n++;
+	}
+	origins_match(&o, &in, &out);
+	snprintf(got, sizeof(got), "%d senders, the first pid %d", out.nsend,
+		 out.nsend ? v[out.send[0]].pid : -1);
+	check("a barrier is explained by the flush that queued it, not by an earlier one that queued none",
+	      out.nsend == 1 && v[out.send[0]].pid == 6, got);
+	free(o.flushing.v);
+}
+
 int main(void)
 {
 	drain_cases();
 	overflow_case();
+	flush_case();
 	return failed ? 1 : 0;
 }

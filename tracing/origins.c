@@ -79,6 +79,10 @@ static const struct send_event {
 	{ "qcsend", "tick_dep_all", SEND_TICK_DEP_ALL, "tick_nohz_dep_set", NULL, NULL, "bit", NULL, NULL, false },
 	{ "qcsend", "resched_cpu", SEND_RESCHED_CPU, "resched_cpu", "target", NULL, NULL, NULL, NULL, false },
 	{ "qcsend", "flush_work", SEND_FLUSH, "__flush_work", NULL, NULL, NULL, NULL, "work", false },
+	/* (traces made before it was probed lack it: every flush then stays a
+	   candidate for a barrier) */
+	{ "qcsend", "flush_work_ret", SEND_FLUSH_RET, NULL, NULL, NULL, "barrier", NULL, NULL,
+	  .optional = true },
 	{ "qcsend", "sync_rcu", SEND_SYNC_RCU, NULL, NULL, NULL, NULL, NULL, NULL, false },
 	{ "qcsend", "sync_rcu_ret", SEND_SYNC_RCU_RET, NULL, NULL, NULL, NULL, NULL, NULL, false },
 	{ "qcsend", "gp_init", SEND_GP_INIT, NULL, NULL, NULL, "started", NULL, NULL, false },
@@ -454,11 +458,15 @@ static void work_exec(struct origins *o, struct tep_handle *tep, struct tep_reco
  * gives every new callback the grace period it needs); the
  * rcu_start_this_gp() that follows on its CPU, in the same task, for the
  * same grace period, is its request, and ends the chain (an acceleration
- * with no request after it found no room and left the callbacks waiting). The list identifies the CPU's
- * callbacks wherever they are accelerated (an offloaded CPU's by its
- * rcuog kthread).
+ * with no request after it found no room and left the callbacks
+ * waiting). The list identifies the CPU's callbacks wherever they are
+ * accelerated (an offloaded CPU's by its rcuog kthread).
+ *
+ * A flush_work() is open from its entry to its return in its task; one
+ * that returns false found its work item idle and queued no barrier, so
+ * it can explain none (its queueing is dropped).
  */
-void origins_request_path(struct origins *o, struct send *s, int cpu)
+void origins_link(struct origins *o, struct send *s, int cpu)
 {
 	long a;
 
@@ -481,6 +489,17 @@ void origins_request_path(struct origins *o, struct send *s, int cpu)
 			table_put(&o->cblists, o->v[a].work, -1);
 		}
 		o->accel[cpu] = -1;
+		break;
+	case SEND_FLUSH:
+		if (s->pid > 0)
+			table_put(&o->flushing, (unsigned long long)s->pid, o->n);
+		break;
+	case SEND_FLUSH_RET:
+		a = s->pid > 0 ? table_get(&o->flushing, (unsigned long long)s->pid) : -1;
+		if (a >= 0 && !s->type)
+			o->v[a].queueing = -1;
+		if (a >= 0)
+			table_put(&o->flushing, (unsigned long long)s->pid, -1);
 		break;
 	default:
 		break;
@@ -566,7 +585,7 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 		s->parent = dwork_arming(o, s, cpu);
 	if (s->kind == SEND_TIMER_ON)
 		table_put(&o->timers, s->work, o->n);
-	origins_request_path(o, s, cpu);
+	origins_link(o, s, cpu);
 	if (se->frame && cpu >= 0 && cpu < o->ncpus) {
 		if (o->npending[cpu] == ORIGIN_PENDING) {
 			memmove(o->pending[cpu], o->pending[cpu] + 1,
@@ -1238,6 +1257,7 @@ void origins_free(struct origins *o)
 	free(o->npending);
 	free(o->last);
 	free(o->running.v);
+	free(o->flushing.v);
 	free(o->queued.v);
 	free(o->timers.v);
 	free(o->cblists.v);

@@ -44,6 +44,7 @@ enum send_kind {
 	SEND_RCU_ACCEL,		/* a list's new callbacks given the grace
 				   period they need (rcu_segcblist_accelerate) */
 	SEND_GP_REQUEST,	/* that grace period asked of RCU (rcu_start_this_gp) */
+	SEND_FLUSH_RET,		/* flush_work() returned: type 1 if it queued a barrier */
 	SEND_KINDS
 };
 
@@ -181,11 +182,13 @@ struct origins {
 	struct send_table {
 		struct work_slot { unsigned long long key; long send; } *v;
 		long n, alloc;
-	} queued, timers, cblists, running;	/* cblists: each RCU callback
-					   list's newest callback not yet
-					   accelerated; running: by kworker
-					   pid, the queueing of the work item
-					   it runs, -1 between items */
+	} queued, timers, cblists, running, flushing;	/* cblists: each RCU
+					   callback list's newest callback
+					   not yet accelerated; running: by
+					   kworker pid, the queueing of the
+					   work item it runs, -1 between
+					   items; flushing: by pid, its
+					   flush_work() not yet returned */
 	long *accel;	/* per trace CPU: its last RCU_ACCEL awaiting its request */
 	/* fields the trace has but that could not be read: how many, the
 	   first one's CPU and name (origins_unread()) */
@@ -229,11 +232,13 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus);
 void origins_record(struct origins *o, struct tep_handle *tep,
 		    struct tep_record *r, int cpu);
 /*
- * Send @s (o->v[o->n], about to be added, made on CPU @cpu) on RCU's
- * request path: chain it to the callbacks and acceleration before it
- * (struct send's chain). origins_record() calls it for every send.
+ * Link send @s (o->v[o->n], about to be added, made on CPU @cpu) to the
+ * sends it continues: on RCU's request path, to the callbacks and
+ * acceleration before it (struct send's chain); a flush_work() that
+ * returned without queueing a barrier, undone (its queueing -1: it
+ * explains no barrier). origins_record() calls it for every send.
  */
-void origins_request_path(struct origins *o, struct send *s, int cpu);
+void origins_link(struct origins *o, struct send *s, int cpu);
 /* After the last record: pair up grace periods and their callers. */
 void origins_finish(struct origins *o, unsigned long long last_ns);
 /* The grace period in progress at @ns, or NULL. */
