@@ -59,7 +59,8 @@ qc_prepare() {
 	sh /qc/cpusets/isolate.sh --cgroups-only "$QC_HOUSEKEEPING" "$QC_ISOLATED" ||
 		{ qc_say "cpusets/isolate.sh could not make the cgroups"; return 1; }
 	qc_hammer_load
-	sh /qc/tracing/guest/trace-arm.sh || { qc_say "trace-arm failed"; return 1; }
+	# (the planter's own probe: its functions exist once the module is in)
+	QC_PROBES="${QC_PROBES:-} plant" sh /qc/tracing/guest/trace-arm.sh || { qc_say "trace-arm failed"; return 1; }
 	qc_arm_extra || { qc_say "the scenario's own tracing could not be armed"; return 1; }
 	qc_online_cpus
 	qc_isolate "$@"

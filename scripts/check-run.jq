@@ -92,11 +92,15 @@ include "validate";
                and $s.cpus[$k].senderless.unknown != ($a.cpus[$k].origins | if . == null then null
                    else .unknown_by_cause["irq_vectors:reschedule"] // 0 end) then
                "CPU \($k) counted \($s.cpus[$k].senderless.unknown) sender-less vectors, but selftest-analysis.json has \($a.cpus[$k].origins.unknown_by_cause["irq_vectors:reschedule"] // "none") unknown"
+             elif ($s.cpus[$k].senderless.merged // null) != null
+               and $s.cpus[$k].senderless.merged != $a.cpus[$k].origins.bare.merged then
+               "CPU \($k) counted \($s.cpus[$k].senderless.merged) merged sender-less vectors, but selftest-analysis.json has \($a.cpus[$k].origins.bare.merged // "none")"
              else empty end] as $bad
         | if $causes == [] then "selftest-charged.json was charged by no planted cause"
           elif $bad != [] then $bad[0]
           elif $s.pass != (all($cpus[]; says(.) | .[0] == .[1])
-                           and all($s.cpus[]; .senderless == null or .senderless.planted == .senderless.unknown)
+                           and all($s.cpus[]; .senderless == null or (.senderless | (.unknown // 0) > 0
+                                   and (.sent == null or .sent == .planted) and .planted == .unknown + (.merged // 0)))
                            and all($s.cpus[]; .deferred == null or .deferred.planted == .deferred.drain)) then
             "pass is \($s.pass), but its CPUs' planted and counted say otherwise"
           else empty end

@@ -17,7 +17,10 @@
  *   - a flush_work() that returned without queueing a barrier (its work
  *     item was idle) explains no barrier: before, as the oldest unmatched
  *     flush, it took the next barrier run on its item's CPU, another
- *     flush's.
+ *     flush's;
+ *   - a work item stolen off its queue before it ran (try_to_grab_pending()
+ *     returned 1) explains no run: before, its queueing, the oldest
+ *     unmatched one of its function, took the next queueing's run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,9 +113,9 @@ static void flush_case(void)
 	struct origin last[2], out;
 	struct origins o = { .v = v, .ncpus = 2, .last = last };
 	struct interruption in = { .cpu = 1, .ns = S(1) + 600, .cause = "workqueue:wq_barrier_func", .pid = -1 };
-	const struct { enum send_kind kind; int pid; unsigned long long work; unsigned int type; long queueing; } f[] = {
-		{ SEND_WORK, 4, A, 0, -1 }, { SEND_FLUSH, 5, A, 0, 0 }, { SEND_FLUSH_RET, 5, 0, 0, -1 },
-		{ SEND_WORK, 6, B, 0, -1 }, { SEND_FLUSH, 6, B, 0, 3 },
+	const struct { enum send_kind kind; int pid; unsigned long long work; unsigned int type; } f[] = {
+		{ SEND_WORK, 4, A, 0 }, { SEND_FLUSH, 5, A, 0 }, { SEND_FLUSH_RET, 5, 0, 0 },
+		{ SEND_WORK, 6, B, 0 }, { SEND_FLUSH, 6, B, 0 },
 	};
 	char got[64];
 	int i;
@@ -121,7 +124,7 @@ static void flush_case(void)
 	for (i = 0; i < (int)(sizeof(f) / sizeof(f[0])); i++) {
 		v[i] = (struct send){ .ns = S(1) + 100 * i, .kind = f[i].kind, .cpu = 0, .pid = f[i].pid,
 				      .targets = f[i].kind == SEND_WORK ? 1 << 1 : 0, .work = f[i].work,
-				      .type = f[i].type, .parent = -1, .queueing = f[i].queueing,
+				      .type = f[i].type, .parent = -1, .queueing = -1,
 				      .stack = -1, .comm = -1, .fname = -1 };
 		origins_link(&o, &v[i], 0);
 		o.n++;
@@ -132,6 +135,43 @@ static void flush_case(void)
 	check("a barrier is explained by the flush that queued it, not by an earlier one that queued none",
 	      out.nsend == 1 && v[out.send[0]].pid == 6, got);
 	free(o.flushing.v);
+	free(o.queued.v);
+}
+
+/*
+ * pid 4 queues work item A (function qc_f) on CPU 1 and cancels it
+ * before it runs; pid 9 queues A again, and it runs on CPU 1.
+ */
+static void stolen_case(void)
+{
+	enum { A = 0xa000 };
+	static struct send v[8];
+	static char *names[] = { "qc_f" };
+	long grab[2] = { -1, -1 };
+	struct origin last[2], out;
+	struct origins o = { .v = v, .ncpus = 2, .last = last, .grab = grab, .stacks = names, .nstacks = 1 };
+	struct interruption in = { .cpu = 1, .ns = S(1) + 600, .cause = "workqueue:qc_f", .pid = -1 };
+	const struct { enum send_kind kind; int pid; unsigned int type; } f[] = {
+		{ SEND_WORK, 4, 0 }, { SEND_GRAB, 4, 0 }, { SEND_GRAB_RET, 4, 1 }, { SEND_WORK, 9, 0 },
+	};
+	char got[64];
+	int i;
+
+	memset(last, 0, sizeof(last));
+	for (i = 0; i < (int)(sizeof(f) / sizeof(f[0])); i++) {
+		v[i] = (struct send){ .ns = S(1) + 100 * i, .kind = f[i].kind, .cpu = 0, .pid = f[i].pid,
+				      .targets = f[i].kind == SEND_WORK ? 1 << 1 : 0, .work = A,
+				      .type = f[i].type, .parent = -1, .queueing = -1,
+				      .stack = -1, .comm = -1, .fname = f[i].kind == SEND_WORK ? 0 : -1 };
+		origins_link(&o, &v[i], 0);
+		o.n++;
+	}
+	origins_match(&o, &in, &out);
+	snprintf(got, sizeof(got), "%d senders, the first pid %d", out.nsend,
+		 out.nsend ? v[out.send[0]].pid : -1);
+	check("a work item's run is explained by the queueing that ran, not by one cancelled before it",
+	      out.nsend == 1 && v[out.send[0]].pid == 9, got);
+	free(o.queued.v);
 }
 
 int main(void)
@@ -139,5 +179,6 @@ int main(void)
 	drain_cases();
 	overflow_case();
 	flush_case();
+	stolen_case();
 	return failed ? 1 : 0;
 }

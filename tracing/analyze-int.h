@@ -156,6 +156,7 @@ struct cpu_state {
 	/* the last tick_stop said: cannot stop, RCU needs the tick; or
 	   another dependency does */
 	bool tick_held_by_rcu, tick_held_other;
+	unsigned long long last_res_ns;	/* its last reschedule vector */
 	struct cpu_mode mode;	/* user, kernel or idle (mode.h) */
 	long vec_seen[HW_NVEC];	/* entries of each counted vector so far */
 	/* the timing basis of the RCU forcing that this CPU's current hold
@@ -229,8 +230,9 @@ void hard_entry(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		enum frame_kind kind, long id, const char *vector, const char *cause);
 void window_opens(struct ctx *c, struct cpu_state *s);
 
-/* explain.c: the window's grace periods, and whose each was (struct analysis) */
-void explain_grace_periods(struct ctx *c);
+/* explain.c: the window's grace periods, whose each was, and the self-test's
+   bare vectors sent in it (struct analysis) */
+void explain_window(struct ctx *c);
 /* explain.c: an interruption's origin, matched and reported on its CPU */
 void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	     const char *cause, int pid);

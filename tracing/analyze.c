@@ -600,7 +600,7 @@ static int analyze_loaded(struct analysis *a, struct ctx *c, struct tracecmd_inp
 	if (a->calls_from && overlay_calls(c))
 		goto out;
 	tally_calls(c);
-	explain_grace_periods(c);
+	explain_window(c);
 
 	/* Pass 2: the isolated CPUs (or every CPU), from the start of the trace. */
 	setsize = CPU_ALLOC_SIZE(a->nr_trace_cpus);

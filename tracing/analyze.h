@@ -65,6 +65,11 @@ struct cpu_result {
 	   whose request the trace does not hold (made before it began), any
 	   other */
 	long rcu_drain_requested, rcu_drain_waited, rcu_request_untraced, rcu_other;
+	/* the self-test's bare reschedule vectors (origins.h SEND_BARE) sent
+	   to this CPU in the window; of those, each the first into a vector
+	   counted without a sender, and those that went into a vector shared
+	   with a real send (merged: one vector entry for both) */
+	long bare_sent, bare_unknown, bare_merged;
 	/* the mode each interruption found (mode.h), and of the RCU QS ones
 	   also the kernel entry and the QS-less dwell (microseconds, one per
 	   interruption in kernel mode, in trace order) */

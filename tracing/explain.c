@@ -121,10 +121,15 @@ static bool rcu_split(struct ctx *c, struct cpu_result *res, const struct origin
 	return false;
 }
 
-void explain_grace_periods(struct ctx *c)
+void explain_window(struct ctx *c)
 {
 	struct analysis *a = c->a;
 	long k;
+	int i;
+
+	for (i = 0; i < a->ncpus; i++)
+		a->res[i].bare_sent = origins_bare_in(&c->origins, a->res[i].cpu,
+						      a->start_ns ? a->start_ns - 1 : 0, a->end_ns);
 
 	a->rcu_traced = c->origins.probes && !c->origins.rcu_untraced;
 	for (k = 0; k < c->origins.ngp; k++) {
@@ -314,6 +319,28 @@ static bool foreign_to(const void *ctx, int cpu, int pid, const char *comm)
 	       is_foreign(c->a, &c->cs[cpu], pid, comm);
 }
 
+/*
+ * A reschedule vector in the window, against the self-test's bare vectors
+ * sent to its CPU since the one before: the vector took them all. The
+ * first is its own when it has no sender (unknown); one that shares the
+ * vector with a real send merged with it (two sends pending at once make
+ * one vector entry).
+ */
+static void bare_vector(struct ctx *c, struct cpu_state *s, const struct origin *org,
+			unsigned long long ts)
+{
+	long n = origins_bare_in(&c->origins, s->res->cpu, s->last_res_ns, ts);
+
+	s->last_res_ns = ts;
+	if (!n || !in_window(c, ts))
+		return;
+	if (org->cls == ORIGIN_UNKNOWN) {
+		s->res->bare_unknown++;
+		n--;
+	}
+	s->res->bare_merged += n;
+}
+
 void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	     const char *cause, int pid)
 {
@@ -338,6 +365,8 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		return;
 	/* Matching consumes sends: interruptions outside the window too. */
 	origins_match(&c->origins, &in, &org);
+	if (!strcmp(cause, "irq_vectors:reschedule"))
+		bare_vector(c, s, &org, ts);
 	if (!in_window(c, ts))
 		return;
 	count_unstacked(c, &org);

@@ -392,6 +392,8 @@ const struct qc_row qc_rows[] = {
 	{ QC_PROOF_GROUP, "*", .scan = proof_scan, .flags = QC_NEUTRAL },
 	/* the send side (probes/origins.list) and the stack after a send */
 	{ "qcsend", "*", .scan = origins_scan, .flags = QC_NEUTRAL },
+	/* the self-test's planter (probes/plant.list): when each bare vector went */
+	{ "qcplant", "*", .scan = origins_scan, .flags = QC_NEUTRAL },
 	{ "ftrace", "kernel_stack", .scan = origins_scan, .flags = QC_NEUTRAL },
 };
 

@@ -83,6 +83,12 @@ static const struct send_event {
 	   candidate for a barrier) */
 	{ "qcsend", "flush_work_ret", SEND_FLUSH_RET, NULL, NULL, NULL, "barrier", NULL, NULL,
 	  .optional = true },
+	/* (likewise: a stolen work item's queueing stays a candidate) */
+	{ "qcsend", "grab", SEND_GRAB, NULL, NULL, NULL, NULL, NULL, "work", .optional = true },
+	{ "qcsend", "grab_ret", SEND_GRAB_RET, NULL, NULL, NULL, "stolen", NULL, NULL, .optional = true },
+	/* the self-test's planter (probes/plant.list): not a send; traces of
+	   other scenarios, and older ones, lack it */
+	{ "qcplant", "bare_sent", SEND_BARE, NULL, "target", NULL, NULL, NULL, NULL, .optional = true },
 	{ "qcsend", "sync_rcu", SEND_SYNC_RCU, NULL, NULL, NULL, NULL, NULL, NULL, false },
 	{ "qcsend", "sync_rcu_ret", SEND_SYNC_RCU_RET, NULL, NULL, NULL, NULL, NULL, NULL, false },
 	{ "qcsend", "gp_init", SEND_GP_INIT, NULL, NULL, NULL, "started", NULL, NULL, false },
@@ -144,8 +150,9 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 	o->npending = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->npending));
 	o->last = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->last));
 	o->accel = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->accel));
+	o->grab = qc_realloc(NULL, (ncpus > 0 ? ncpus : 1) * sizeof(*o->grab));
 	for (i = 0; i < ncpus; i++) {
-		o->accel[i] = -1;
+		o->accel[i] = o->grab[i] = -1;
 		o->npending[i] = 0;
 		memset(&o->last[i], 0, sizeof(o->last[i]));
 		o->last[i].cls = ORIGIN_SELF;
@@ -291,6 +298,7 @@ static bool tracing_frame(const char *fn)
 	static const char *const machinery[] = {
 		"trace", "kprobe", "ftrace", "exc_int3", "event_trigger",
 		"stack_trace", "arch_stack_walk", "do_int3", "asm_exc_int3",
+		"aggr_",	/* two probes on one function: aggr_pre_handler */
 	};
 	size_t i;
 
@@ -444,11 +452,12 @@ static void work_exec(struct origins *o, struct tep_handle *tep, struct tep_reco
 		      int cpu, bool start)
 {
 	int pid = tep_data_pid(tep, r);
+	long q = start ? table_get(&o->queued, num(o, o->f_exec_work, r, cpu)) : -1;
 
-	if (pid <= 0)
-		return;
-	table_put(&o->running, (unsigned long long)pid,
-		  start ? table_get(&o->queued, num(o, o->f_exec_work, r, cpu)) : -1);
+	if (q >= 0)
+		o->v[q].ran = true;
+	if (pid > 0)
+		table_put(&o->running, (unsigned long long)pid, q);
 }
 
 /*
@@ -464,7 +473,9 @@ static void work_exec(struct origins *o, struct tep_handle *tep, struct tep_reco
  *
  * A flush_work() is open from its entry to its return in its task; one
  * that returns false found its work item idle and queued no barrier, so
- * it can explain none (its queueing is dropped).
+ * it can explain none (its queueing is dropped). A try_to_grab_pending()
+ * that returns 1 stole its item's PENDING bit: if the item's newest
+ * queueing has not run, it was taken off its queue and never will.
  */
 void origins_link(struct origins *o, struct send *s, int cpu)
 {
@@ -490,9 +501,26 @@ void origins_link(struct origins *o, struct send *s, int cpu)
 		}
 		o->accel[cpu] = -1;
 		break;
+	case SEND_WORK:
+		table_put(&o->queued, s->work, o->n);
+		break;
 	case SEND_FLUSH:
+		/* its work item's last queueing before it */
+		s->queueing = table_get(&o->queued, s->work);
 		if (s->pid > 0)
 			table_put(&o->flushing, (unsigned long long)s->pid, o->n);
+		break;
+	case SEND_GRAB:
+		o->grab[cpu] = o->n;
+		break;
+	case SEND_GRAB_RET:
+		a = o->grab[cpu];
+		o->grab[cpu] = -1;
+		if (a < 0 || o->v[a].pid != s->pid || s->type != 1)
+			break;	/* (an interrupt's grab nested in it: left alone) */
+		a = table_get(&o->queued, o->v[a].work);
+		if (a >= 0 && !o->v[a].ran)
+			o->v[a].matched = ~0ULL;
 		break;
 	case SEND_FLUSH_RET:
 		a = s->pid > 0 ? table_get(&o->flushing, (unsigned long long)s->pid) : -1;
@@ -577,10 +605,7 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 	s->parent = -1;
 	if (s->pid > 0 && send_in_task(s))
 		s->parent = table_get(&o->running, (unsigned long long)s->pid);
-	/* before this send's own queueing is recorded: "before it" */
-	s->queueing = s->kind == SEND_FLUSH ? table_get(&o->queued, s->work) : -1;
-	if (s->kind == SEND_WORK)
-		table_put(&o->queued, s->work, o->n);
+	s->queueing = -1;
 	if (s->kind == SEND_WORK && s->parent < 0 && (s->flags & QC_FLAG_SOFTIRQ))
 		s->parent = dwork_arming(o, s, cpu);
 	if (s->kind == SEND_TIMER_ON)
@@ -878,6 +903,16 @@ static long sends_since(const struct origins *o, long end, unsigned long long fl
 	while (end > 0 && o->v[end - 1].ns > floor)
 		end--;
 	return end;
+}
+
+long origins_bare_in(const struct origins *o, int cpu, unsigned long long from,
+		     unsigned long long to)
+{
+	long i, n = 0;
+
+	for (i = sends_after(o, to) - 1; i >= 0 && o->v[i].ns > from; i--)
+		n += o->v[i].kind == SEND_BARE && targets(&o->v[i], cpu);
+	return n;
 }
 
 /* The sends of @kinds (bits) to @cpu in (@floor, @ns], oldest first. */
@@ -1262,5 +1297,6 @@ void origins_free(struct origins *o)
 	free(o->timers.v);
 	free(o->cblists.v);
 	free(o->accel);
+	free(o->grab);
 	memset(o, 0, sizeof(*o));
 }

@@ -45,6 +45,10 @@ enum send_kind {
 				   period they need (rcu_segcblist_accelerate) */
 	SEND_GP_REQUEST,	/* that grace period asked of RCU (rcu_start_this_gp) */
 	SEND_FLUSH_RET,		/* flush_work() returned: type 1 if it queued a barrier */
+	SEND_GRAB,		/* try_to_grab_pending(work) entered */
+	SEND_GRAB_RET,		/* ... returned: type 1 if it stole a pending item */
+	SEND_BARE,		/* the self-test sent a bare reschedule vector: not
+				   a send, never a sender (qcplant:bare_sent) */
 	SEND_KINDS
 };
 
@@ -124,6 +128,8 @@ struct send {
 	 * the acceleration it was made for. -1: none.
 	 */
 	long chain;
+	/* WORK: its item started running (workqueue_execute_start) */
+	bool ran;
 	/* GP_REQUEST: the grace period asked for, the rcu_node's gp_seq and
 	   gp_seq_needed then; RCU_ACCEL: [0] that grace period; GP_INIT: [1]
 	   the root rcu_node's gp_seq when it started one */
@@ -190,6 +196,7 @@ struct origins {
 					   items; flushing: by pid, its
 					   flush_work() not yet returned */
 	long *accel;	/* per trace CPU: its last RCU_ACCEL awaiting its request */
+	long *grab;	/* per trace CPU: its last GRAB awaiting its return */
 	/* fields the trace has but that could not be read: how many, the
 	   first one's CPU and name (origins_unread()) */
 	struct { long n; int cpu; char what[96]; } unread;
@@ -236,7 +243,9 @@ void origins_record(struct origins *o, struct tep_handle *tep,
  * sends it continues: on RCU's request path, to the callbacks and
  * acceleration before it (struct send's chain); a flush_work() that
  * returned without queueing a barrier, undone (its queueing -1: it
- * explains no barrier). origins_record() calls it for every send.
+ * explains no barrier); a work item stolen off its queue before it ran,
+ * its queueing consumed (matched on every CPU: it explains nothing).
+ * origins_record() calls it for every send.
  */
 void origins_link(struct origins *o, struct send *s, int cpu);
 /* After the last record: pair up grace periods and their callers. */
@@ -294,6 +303,9 @@ bool origins_overflowed(const struct origins *o, char *err, size_t len);
  * the trace is refused, as above.
  */
 bool origins_gp_unmapped(const struct origins *o, char *err, size_t len);
+/* The self-test's bare vectors sent to @cpu in (@from, @to]. */
+long origins_bare_in(const struct origins *o, int cpu, unsigned long long from,
+		     unsigned long long to);
 /* The send event @system:@name's index (struct send's ev), or -1. */
 int origins_event(const char *system, const char *name);
 /* Send event @ev's target CPU field, or (@mask) its CPU mask field, or NULL. */

@@ -331,6 +331,8 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 			}
 			fprintf(f, ",\n        \"rcu_qs_by_grace_period\": {\"drain_requested\": %ld, \"drain_waited\": %ld, \"request_untraced\": %ld, \"other\": %ld},\n",
 				r->rcu_drain_requested, r->rcu_drain_waited, r->rcu_request_untraced, r->rcu_other);
+			fprintf(f, "        \"bare\": {\"sent\": %ld, \"unknown\": %ld, \"merged\": %ld},\n",
+				r->bare_sent, r->bare_unknown, r->bare_merged);
 			json_counter(f, "unknown_by_cause", &r->origin_unknown, "        ");
 			fprintf(f, ",\n");
 			json_counter(f, "chains", &r->origin_chains, "        ");
