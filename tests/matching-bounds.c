@@ -20,7 +20,11 @@
  *     flush's;
  *   - a work item stolen off its queue before it ran (try_to_grab_pending()
  *     returned 1) explains no run: before, its queueing, the oldest
- *     unmatched one of its function, took the next queueing's run.
+ *     unmatched one of its function, took the next queueing's run;
+ *   - a reschedule IPI sent after its vector was delivered but before the
+ *     vector's traced entry explains the next vector, not this one (the
+ *     next read as one without a sender); a vector after one that took a
+ *     single send stays without a sender.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,11 +178,52 @@ static void stolen_case(void)
 	free(o.queued.v);
 }
 
+/*
+ * CPU 1: IPIs at 1.000 s (pid 4) and 1.011930 s (pid 5); vectors enter
+ * at 1.012000 s and 1.012400 s. Then pid 6's IPI at 1.100 s, vectors at
+ * 1.100100 s and 1.100500 s (a bare one: no send).
+ */
+static void late_resched_case(void)
+{
+	static struct send v[4];
+	struct resched_last rl[2] = { { .newest = -1 }, { .newest = -1 } };
+	struct origin last[2], out;
+	struct origins o = { .v = v, .ncpus = 2, .last = last, .resched_last = rl };
+	const unsigned long long sent[] = { S(1), S(1) + 11930000, S(1) + 100000000 };
+	const unsigned long long entered[] = { S(1) + 12000000, S(1) + 12400000, S(1) + 100100000,
+					       S(1) + 100500000 };
+	int got_pid[4], got_n[4];
+	char got[96];
+	int i;
+
+	memset(last, 0, sizeof(last));
+	for (i = 0; i < 3; i++)
+		v[i] = (struct send){ .ns = sent[i], .kind = SEND_RESCHED, .cpu = 0, .pid = 4 + i,
+				      .targets = 1 << 1, .parent = -1, .queueing = -1, .stack = -1,
+				      .comm = -1, .fname = -1 };
+	o.n = 3;
+	for (i = 0; i < 4; i++) {
+		struct interruption in = { .cpu = 1, .ns = entered[i], .cause = "irq_vectors:reschedule",
+					   .pid = -1 };
+
+		origins_match(&o, &in, &out);
+		got_n[i] = out.nsend;
+		got_pid[i] = out.nsend ? v[out.send[out.nsend - 1]].pid : -1;
+	}
+	snprintf(got, sizeof(got), "senders %d %d %d %d, newest pids %d %d %d %d", got_n[0], got_n[1],
+		 got_n[2], got_n[3], got_pid[0], got_pid[1], got_pid[2], got_pid[3]);
+	check("an IPI sent 70 us before a vector's traced entry also explains the vector after it",
+	      got_n[1] == 1 && got_pid[1] == 5, got);
+	check("... and a vector after one that took a single IPI stays without a sender",
+	      got_n[2] == 1 && got_pid[2] == 6 && got_n[3] == 0, got);
+}
+
 int main(void)
 {
 	drain_cases();
 	overflow_case();
 	flush_case();
 	stolen_case();
+	late_resched_case();
 	return failed ? 1 : 0;
 }

@@ -197,6 +197,9 @@ struct origins {
 					   flush_work() not yet returned */
 	long *accel;	/* per trace CPU: its last RCU_ACCEL awaiting its request */
 	long *grab;	/* per trace CPU: its last GRAB awaiting its return */
+	/* per trace CPU: its last reschedule vector, how many sends it took
+	   and the newest of them (origins.c match_resched()) */
+	struct resched_last { unsigned long long ns; int nsend; long newest; } *resched_last;
 	/* fields the trace has but that could not be read: how many, the
 	   first one's CPU and name (origins_unread()) */
 	struct { long n; int cpu; char what[96]; } unread;
