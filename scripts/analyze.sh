@@ -165,20 +165,20 @@ if [ -f "$dir/$selftest" ]; then
 		reduce (inputs | split(" ") | select(length == 2)) as [$cpu, $k] ($cpus;
 			.[$cpu].deferred = {planted: ($k | tonumber),
 				drain: ($c[0].cpus[$cpu].origins.drain_by_cause["workqueue:qc_planted_dwork"] // 0)})')
-	echo "$cpus" | jq --argjson ok "$([ $rc -eq 0 ] && echo true || echo false)" \
-		'{planted: ([.[].planted] | add), counted: ([.[].counted] | add),
-		  pass: ($ok and all(.[]; (.senderless == null or (.senderless | (.unknown // 0) > 0
-				and (.sent == null or .sent == .planted) and .planted == .unknown + (.merged // 0)))
-			and (.deferred == null or .deferred.planted == .deferred.drain))), cpus: .}' \
+	# (the links' rules: scripts/selftest.jq)
+	echo "$cpus" | jq -L "$QC_ROOT/scripts" --argjson ok "$([ $rc -eq 0 ] && echo true || echo false)" \
+		'include "selftest";
+		{planted: ([.[].planted] | add), counted: ([.[].counted] | add),
+		 pass: ($ok and all(.[]; selftest_cpu_ok)), cpus: .}' \
 		> "$dir/$QC_SELFTEST_JSON.tmp"
 	mv "$dir/$QC_SELFTEST_JSON.tmp" "$dir/$QC_SELFTEST_JSON"
-	jq -e .pass "$dir/$QC_SELFTEST_JSON" >/dev/null || die "self-test failed: $(jq -r '[.cpus | to_entries[]
-		| (select(.value.planted != .value.counted) | "CPU \(.key) planted \(.value.planted), counted \(.value.counted)"),
-		  (.key as $k | .value.senderless // empty
-		   | select(((.unknown // 0) > 0 and (.sent == null or .sent == .planted) and .planted == .unknown + (.merged // 0)) | not)
+	jq -e .pass "$dir/$QC_SELFTEST_JSON" >/dev/null || die "self-test failed: $(jq -r -L "$QC_ROOT/scripts" 'include "selftest";
+		[.cpus | to_entries[] | .key as $k | .value
+		| (select(counted_ok | not) | "CPU \($k) planted \(.planted), counted \(.counted)"),
+		  (select(senderless_ok | not) | .senderless
 		   | "CPU \($k) planted \(.planted) sender-less reschedule vectors, \(.unknown // "none (no send side)") counted without a sender"
 		     + (if .merged != null then ", \(.merged) merged with a real one, \(.sent) sent by the planter'"'"'s count" else "" end)),
-		  (select(.value.deferred != null and .value.deferred.planted != .value.deferred.drain)
-		   | "CPU \(.key) planted \(.value.deferred.planted) delayed work items, \(.value.deferred.drain) traced back to the planter (deferral through the timer not followed)")]
+		  (select(deferred_ok | not) | .deferred
+		   | "CPU \($k) planted \(.planted) delayed work items, \(.drain) traced back to the planter (deferral through the timer not followed)")]
 		| join("; ")' "$dir/$QC_SELFTEST_JSON") (see $dir/$QC_SELFTEST_ANALYSIS.txt and $dir/$QC_SELFTEST_CHARGED.txt)"
 fi

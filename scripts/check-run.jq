@@ -17,6 +17,7 @@
 # read each file alone to name the one holding a key twice, else the
 # first problem, one line, naming the file and the fix.
 include "validate";
+include "selftest";
 
 {"run-txt": $run_txt[0], analysis: $analysis[0], selftest: $selftest[0], hammer: $hammer[0],
  "pcp-window": $pcp_window[0], oslat: $oslat[0]} as $schemas
@@ -99,9 +100,7 @@ include "validate";
         | if $causes == [] then "selftest-charged.json was charged by no planted cause"
           elif $bad != [] then $bad[0]
           elif $s.pass != (all($cpus[]; says(.) | .[0] == .[1])
-                           and all($s.cpus[]; .senderless == null or (.senderless | (.unknown // 0) > 0
-                                   and (.sent == null or .sent == .planted) and .planted == .unknown + (.merged // 0)))
-                           and all($s.cpus[]; .deferred == null or .deferred.planted == .deferred.drain)) then
+                           and all($s.cpus[]; senderless_ok and deferred_ok)) then
             "pass is \($s.pass), but its CPUs' planted and counted say otherwise"
           else empty end
         | "\($dir)/selftest.json disagrees with its evidence: \(.); re-run scripts/analyze.sh \($dir) \($iso)"
