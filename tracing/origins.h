@@ -200,6 +200,7 @@ struct origins {
 	/* per trace CPU: its last reschedule vector, how many sends it took
 	   and the newest of them (origins.c match_resched()) */
 	struct resched_last { unsigned long long ns; int nsend; long newest; } *resched_last;
+	long nbare;	/* the self-test's bare vectors (SEND_BARE) in the trace */
 	/* fields the trace has but that could not be read: how many, the
 	   first one's CPU and name (origins_unread()) */
 	struct { long n; int cpu; char what[96]; } unread;
