@@ -106,6 +106,29 @@ static void overflow_case(void)
 }
 
 /*
+ * Work-side sends, crafted as origins_record() keeps them and linked
+ * (origins_link()): made on CPU 0, 100 ns apart from 1 s on; a queueing
+ * (WORK) targets CPU 1 and, when @o has names, is named by the first.
+ */
+struct work_send { enum send_kind kind; int pid; unsigned long long work; unsigned int type; };
+
+static void feed(struct origins *o, const struct work_send *f, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct send *s = &o->v[o->n];
+
+		*s = (struct send){ .ns = S(1) + 100 * i, .kind = f[i].kind, .cpu = 0, .pid = f[i].pid,
+				    .targets = f[i].kind == SEND_WORK ? 1 << 1 : 0, .work = f[i].work,
+				    .type = f[i].type, .parent = -1, .queueing = -1, .stack = -1, .comm = -1,
+				    .fname = f[i].kind == SEND_WORK && o->nstacks ? 0 : -1 };
+		origins_link(o, s, 0);
+		o->n++;
+	}
+}
+
+/*
  * pid 5 flushes work item A (last queued on CPU 1) while A is idle: no
  * barrier (returns false). pid 6 then queues B on CPU 1 and flushes it:
  * a barrier, whose run on CPU 1 is pid 6's doing.
@@ -117,22 +140,14 @@ static void flush_case(void)
 	struct origin last[2], out;
 	struct origins o = { .v = v, .ncpus = 2, .last = last };
 	struct interruption in = { .cpu = 1, .ns = S(1) + 600, .cause = "workqueue:wq_barrier_func", .pid = -1 };
-	const struct { enum send_kind kind; int pid; unsigned long long work; unsigned int type; } f[] = {
+	const struct work_send f[] = {
 		{ SEND_WORK, 4, A, 0 }, { SEND_FLUSH, 5, A, 0 }, { SEND_FLUSH_RET, 5, 0, 0 },
 		{ SEND_WORK, 6, B, 0 }, { SEND_FLUSH, 6, B, 0 },
 	};
 	char got[64];
-	int i;
 
 	memset(last, 0, sizeof(last));
-	for (i = 0; i < (int)(sizeof(f) / sizeof(f[0])); i++) {
-		v[i] = (struct send){ .ns = S(1) + 100 * i, .kind = f[i].kind, .cpu = 0, .pid = f[i].pid,
-				      .targets = f[i].kind == SEND_WORK ? 1 << 1 : 0, .work = f[i].work,
-				      .type = f[i].type, .parent = -1, .queueing = -1,
-				      .stack = -1, .comm = -1, .fname = -1 };
-		origins_link(&o, &v[i], 0);
-		o.n++;
-	}
+	feed(&o, f, sizeof(f) / sizeof(f[0]));
 	origins_match(&o, &in, &out);
 	snprintf(got, sizeof(got), "%d senders, the first pid %d", out.nsend,
 		 out.nsend ? v[out.send[0]].pid : -1);
@@ -155,21 +170,13 @@ static void stolen_case(void)
 	struct origin last[2], out;
 	struct origins o = { .v = v, .ncpus = 2, .last = last, .grab = grab, .stacks = names, .nstacks = 1 };
 	struct interruption in = { .cpu = 1, .ns = S(1) + 600, .cause = "workqueue:qc_f", .pid = -1 };
-	const struct { enum send_kind kind; int pid; unsigned int type; } f[] = {
-		{ SEND_WORK, 4, 0 }, { SEND_GRAB, 4, 0 }, { SEND_GRAB_RET, 4, 1 }, { SEND_WORK, 9, 0 },
+	const struct work_send f[] = {
+		{ SEND_WORK, 4, A, 0 }, { SEND_GRAB, 4, A, 0 }, { SEND_GRAB_RET, 4, A, 1 }, { SEND_WORK, 9, A, 0 },
 	};
 	char got[64];
-	int i;
 
 	memset(last, 0, sizeof(last));
-	for (i = 0; i < (int)(sizeof(f) / sizeof(f[0])); i++) {
-		v[i] = (struct send){ .ns = S(1) + 100 * i, .kind = f[i].kind, .cpu = 0, .pid = f[i].pid,
-				      .targets = f[i].kind == SEND_WORK ? 1 << 1 : 0, .work = A,
-				      .type = f[i].type, .parent = -1, .queueing = -1,
-				      .stack = -1, .comm = -1, .fname = f[i].kind == SEND_WORK ? 0 : -1 };
-		origins_link(&o, &v[i], 0);
-		o.n++;
-	}
+	feed(&o, f, sizeof(f) / sizeof(f[0]));
 	origins_match(&o, &in, &out);
 	snprintf(got, sizeof(got), "%d senders, the first pid %d", out.nsend,
 		 out.nsend ? v[out.send[0]].pid : -1);
