@@ -107,8 +107,35 @@ static const struct send_event {
 	/* a forked task's first wake-up: wake_up_new_task() emits no sched_waking */
 	{ "sched", "sched_wakeup_new", SEND_WAKING, "wake_up_new_task", "target_cpu", NULL, NULL, NULL, "pid",
 	  .optional = true },
+	/* deferred handlers armed (tracing/README.md, "Deferred work"); traces
+	   made before they were recorded lack them: what a handler sent then
+	   has no parent, as before */
+	{ "timer", "timer_start", SEND_ARM, NULL, NULL, NULL, NULL, "function", "timer", .optional = true },
+	{ "timer", "hrtimer_start", SEND_ARM, NULL, NULL, NULL, NULL, "function", "hrtimer",
+	  .optional = true },
+	{ "sched", "sched_kthread_work_queue_work", SEND_ARM, NULL, NULL, NULL, NULL, "function", "work",
+	  .optional = true },
 };
 #define NSEND_EVENTS ((int)(sizeof(send_events) / sizeof(send_events[0])))
+
+/*
+ * Where a deferred handler's run starts and ends (origins_run()): the
+ * event, the field naming its object (the key its arming was recorded
+ * under), and whether it starts. An end names no object: it ends the run
+ * of its context. (No irq_work: origins_irq_work_runners[].)
+ */
+static const struct run_event {
+	const char *system, *name, *obj;
+	bool start;
+} run_events[] = {
+	{ "timer", "timer_expire_entry", "timer", true },
+	{ "timer", "timer_expire_exit", NULL, false },
+	{ "timer", "hrtimer_expire_entry", "hrtimer", true },
+	{ "timer", "hrtimer_expire_exit", NULL, false },
+	{ "sched", "sched_kthread_work_execute_start", "work", true },
+	{ "sched", "sched_kthread_work_execute_end", NULL, false },
+};
+#define NRUN_EVENTS ((int)(sizeof(run_events) / sizeof(run_events[0])))
 
 /* The grace-period numbers each kind carries, into struct send's seq[]. */
 static const char *const seq_fields[SEND_KINDS][3] = {
@@ -158,8 +185,9 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 	o->accel = per_cpu(ncpus, sizeof(*o->accel));
 	o->grab = per_cpu(ncpus, sizeof(*o->grab));
 	o->resched_last = per_cpu(ncpus, sizeof(*o->resched_last));
+	o->irq_run = per_cpu(ncpus, sizeof(*o->irq_run));
 	for (i = 0; i < ncpus; i++) {
-		o->accel[i] = o->grab[i] = -1;
+		o->accel[i] = o->grab[i] = o->irq_run[i][0] = o->irq_run[i][1] = -1;
 		o->resched_last[i] = (struct resched_last){ .newest = -1 };
 		o->npending[i] = 0;
 		memset(&o->last[i], 0, sizeof(o->last[i]));
@@ -199,6 +227,18 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 			snprintf(o->missing, sizeof(o->missing), "%s%s:%s",
 				 e ? "a field of " : "", se->system, se->name);
 		}
+	}
+	o->run = qc_realloc(NULL, NRUN_EVENTS * sizeof(*o->run));
+	for (i = 0; i < NRUN_EVENTS; i++) {
+		const struct run_event *re = &run_events[i];
+		struct run_event_id *ri = &o->run[o->nrun];
+
+		ri->id = id_of(tep, re->system, re->name, &e);
+		ri->obj = e && re->obj ? tep_find_field(e, re->obj) : NULL;
+		ri->start = re->start;
+		/* (a start whose object cannot be read would link nothing) */
+		if (ri->id >= 0 && (!re->obj || ri->obj))
+			o->nrun++;
 	}
 	o->id_stack = id_of(tep, "ftrace", "kernel_stack", &e);
 	o->f_stack_size = e ? tep_find_field(e, "size") : NULL;
@@ -469,6 +509,37 @@ static void work_exec(struct origins *o, struct tep_handle *tep, struct tep_reco
 }
 
 /*
+ * The run in the context a send was made in, whose arming it continues
+ * (origins_run()): in task context, the kworker's work item or the
+ * thread's handler, per task; in a hardirq or a softirq, the handler
+ * running there on its CPU (a hardirq that interrupts a softirq has its
+ * own). An NMI runs no deferred handler.
+ */
+static long context_parent(const struct origins *o, const struct send *s, int cpu)
+{
+	if (send_in_task(s))
+		return s->pid > 0 ? table_get(&o->running, (unsigned long long)s->pid) : -1;
+	if (!o->irq_run || (s->flags & QC_FLAG_NMI))
+		return -1;
+	return o->irq_run[cpu][(s->flags & QC_FLAG_HARDIRQ) ? 0 : 1];
+}
+
+void origins_run(struct origins *o, unsigned long long obj, int cpu, int pid,
+		 unsigned int flags, bool start)
+{
+	long a = start && obj ? table_get(&o->armed, obj) : -1;
+
+	if (cpu < 0 || cpu >= o->ncpus || !o->irq_run || (flags & QC_FLAG_NMI))
+		return;
+	if (!(flags & (QC_FLAG_HARDIRQ | QC_FLAG_SOFTIRQ))) {
+		if (pid > 0)
+			table_put(&o->running, (unsigned long long)pid, a);
+		return;
+	}
+	o->irq_run[cpu][(flags & QC_FLAG_HARDIRQ) ? 0 : 1] = a;
+}
+
+/*
  * RCU's request path, as call_rcu() and rcu_accelerate_cbs() walk it: a
  * callback joins its list's chain of callbacks not yet accelerated; an
  * acceleration of that list takes the whole chain (rcu_segcblist_accelerate()
@@ -490,9 +561,21 @@ void origins_link(struct origins *o, struct send *s, int cpu)
 	long a;
 
 	s->chain = -1;
+	s->parent = -1;
 	if (cpu < 0 || cpu >= o->ncpus)
 		return;
+	/* (a delayed work item's own add_timer_on() first: it has a stack) */
+	if (s->kind == SEND_WORK && (s->flags & QC_FLAG_SOFTIRQ))
+		s->parent = dwork_arming(o, s, cpu);
+	if (s->parent < 0)
+		s->parent = context_parent(o, s, cpu);
 	switch (s->kind) {
+	case SEND_TIMER_ON:
+		table_put(&o->timers, s->work, o->n);
+		break;
+	case SEND_ARM:
+		table_put(&o->armed, s->work, o->n);
+		break;
 	case SEND_RCU_QUEUE:
 		s->chain = table_get(&o->cblists, s->work);
 		table_put(&o->cblists, s->work, o->n);
@@ -572,6 +655,11 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 		add_flush(o, r->ts, (int)num(o, o->f_idle_cpu, r, cpu), FLUSH_IDLE);
 	else if (id == o->id_exec_start || id == o->id_exec_end)
 		work_exec(o, tep, r, cpu, id == o->id_exec_start);
+	for (i = 0; i < o->nrun; i++)
+		if (o->run[i].id == id)
+			origins_run(o, o->run[i].start ? num(o, o->run[i].obj, r, cpu) : 0, cpu,
+				    tep_data_pid(tep, r), (unsigned int)tep_data_flags(tep, r),
+				    o->run[i].start);
 	for (i = 0; i < o->nev; i++)
 		if (o->ev[i].id == id) {
 			oe = &o->ev[i];
@@ -613,14 +701,7 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 			s->fname = intern(o, fn);
 	}
 	s->ev = (int)(se - send_events);
-	s->parent = -1;
-	if (s->pid > 0 && send_in_task(s))
-		s->parent = table_get(&o->running, (unsigned long long)s->pid);
 	s->queueing = -1;
-	if (s->kind == SEND_WORK && s->parent < 0 && (s->flags & QC_FLAG_SOFTIRQ))
-		s->parent = dwork_arming(o, s, cpu);
-	if (s->kind == SEND_TIMER_ON)
-		table_put(&o->timers, s->work, o->n);
 	origins_link(o, s, cpu);
 	if (se->frame && cpu >= 0 && cpu < o->ncpus) {
 		if (o->npending[cpu] == ORIGIN_PENDING) {
@@ -868,14 +949,22 @@ static void take(struct origins *o, struct origin *out, long i, int cpu, bool co
 }
 
 /*
- * The CPU a send came from: its own, or for a delayed work item's queueing
- * (made on its timer's expiry, on the target CPU) the CPU that armed the
- * timer there.
+ * The CPU a send came from: its own, or for a send a deferred handler made
+ * (a delayed work item's queueing on its timer's expiry, a timer's or an
+ * hrtimer's send) the CPU that armed the handler, and so on back while
+ * the arming was itself a handler's.
  */
 static int deferred_from(const struct origins *o, const struct send *s)
 {
-	if (s->parent >= 0 && o->v[s->parent].kind == SEND_TIMER_ON)
-		return o->v[s->parent].cpu;
+	int hop;
+
+	for (hop = 0; hop < ORIGIN_PATH_DEPTH && s->parent >= 0; hop++) {
+		const struct send *p = &o->v[s->parent];
+
+		if (p->kind != SEND_TIMER_ON && p->kind != SEND_ARM)
+			break;
+		s = p;
+	}
 	return s->cpu;
 }
 
@@ -1140,6 +1229,28 @@ const char *const origins_rcu_forcers[] = {
 	"rcu_gp_fqs_loop", NULL
 };
 
+/*
+ * An irq_work's handler: no event marks an irq_work's arming or its run.
+ * kernel/irq_work.c is built without ftrace, and kprobe events refuse a
+ * notrace function (without CONFIG_KPROBE_EVENTS_ON_NOTRACE); the ring
+ * buffer itself queues an irq_work to wake each waiting reader, so a
+ * probe there would trace the tracer. A send from one (these frames
+ * among its own) has a sender whose cause the trace cannot follow: a
+ * drain may have queued the irq_work.
+ */
+const char *const origins_irq_work_runners[] = { "irq_work_single", "irq_work_run_list", NULL };
+
+/* Was every one of @out's senders (at least one) an irq_work's handler? */
+static bool from_irq_work(const struct origins *o, const struct origin *out)
+{
+	int i;
+
+	for (i = 0; i < out->nsend; i++)
+		if (!origins_stack_has(o, &o->v[out->send[i]], origins_irq_work_runners))
+			return false;
+	return out->nsend > 0;
+}
+
 bool origins_rcu_forcing(const struct origins *o, const struct origin *out)
 {
 	int i;
@@ -1195,6 +1306,8 @@ void origins_match(struct origins *o, const struct interruption *in,
 	}
 	if (out->cls == ORIGIN_REMOTE && origins_rcu_forcing(o, out))
 		out->cls = ORIGIN_RCU_QS;
+	else if (out->cls == ORIGIN_REMOTE && from_irq_work(o, out))
+		out->cls = ORIGIN_UNKNOWN;	/* (its senders stay named) */
 	inherit(o, in->cpu, out);
 }
 
@@ -1334,6 +1447,9 @@ void origins_free(struct origins *o)
 	free(o->queued.v);
 	free(o->timers.v);
 	free(o->cblists.v);
+	free(o->armed.v);
+	free(o->irq_run);
+	free(o->run);
 	free(o->accel);
 	free(o->grab);
 	free(o->resched_last);

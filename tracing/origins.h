@@ -49,6 +49,10 @@ enum send_kind {
 	SEND_GRAB_RET,		/* ... returned: type 1 if it stole a pending item */
 	SEND_BARE,		/* the self-test sent a bare reschedule vector: not
 				   a send, never a sender (qcplant:bare_sent) */
+	SEND_ARM,		/* a deferred handler armed: a timer or an hrtimer
+				   started, a kthread work queued;
+				   not a send, never a sender: the parent of what
+				   its handler sends when it runs (origins_run()) */
 	SEND_KINDS
 };
 
@@ -111,9 +115,13 @@ struct send {
 	unsigned int type;		/* the CSD_TYPE, or the tick dependency bit */
 	unsigned long long func;	/* callback or work function, or 0 */
 	unsigned long long work;	/* the work item (WORK, FLUSH), the wakee (WAKING) */
-	/* the queueing of the work item whose kworker made this send (in
-	   task context, between the item's execute_start and _end), or -1:
-	   a path is followed through kworkers along it */
+	/* what this send continues, or -1: a path is followed back along
+	   it. In task context, the queueing of the work item whose kworker
+	   made it (between the item's execute_start and _end), or the
+	   arming of the kthread work its thread ran; in a hardirq or
+	   softirq, the arming of the timer or hrtimer whose handler ran
+	   there (origins_run()); for a delayed work
+	   item's queueing from its timer, that timer's add_timer_on() */
 	long parent;
 	/* a FLUSH: the last queueing of its work item before it, or -1 */
 	long queueing;
@@ -188,13 +196,22 @@ struct origins {
 	struct send_table {
 		struct work_slot { unsigned long long key; long send; } *v;
 		long n, alloc;
-	} queued, timers, cblists, running, flushing;	/* cblists: each RCU
+	} queued, timers, cblists, running, flushing, armed;	/* cblists: each RCU
 					   callback list's newest callback
 					   not yet accelerated; running: by
 					   kworker pid, the queueing of the
 					   work item it runs, -1 between
 					   items; flushing: by pid, its
-					   flush_work() not yet returned */
+					   flush_work() not yet returned;
+					   armed: each deferred handler's
+					   newest arming (SEND_ARM) */
+	/* per trace CPU: the arming of the handler running in its hardirq
+	   ([0]) and in its softirq ([1]), or -1 (origins_run()) */
+	long (*irq_run)[2];
+	/* the events a deferred handler's run starts or ends on, and the
+	   field naming its irq_work, timer, hrtimer or kthread work */
+	struct run_event_id { int id; struct tep_format_field *obj; bool start; } *run;
+	int nrun;
 	long *accel;	/* per trace CPU: its last RCU_ACCEL awaiting its request */
 	long *grab;	/* per trace CPU: its last GRAB awaiting its return */
 	/* per trace CPU: its last reschedule vector, how many sends it took
@@ -244,7 +261,9 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 		    struct tep_record *r, int cpu);
 /*
  * Link send @s (o->v[o->n], about to be added, made on CPU @cpu) to the
- * sends it continues: on RCU's request path, to the callbacks and
+ * sends it continues: its parent (struct send's parent: the kworker's
+ * work item, a deferred handler's arming, a delayed work item's
+ * add_timer_on()); on RCU's request path, to the callbacks and
  * acceleration before it (struct send's chain); a flush_work() that
  * returned without queueing a barrier, undone (its queueing -1: it
  * explains no barrier); a work item stolen off its queue before it ran,
@@ -252,6 +271,16 @@ void origins_record(struct origins *o, struct tep_handle *tep,
  * origins_record() calls it for every send.
  */
 void origins_link(struct origins *o, struct send *s, int cpu);
+/*
+ * A deferred handler starts (@start) or ends on CPU @cpu, in the context
+ * @flags and task @pid say: @obj, its timer, hrtimer or kthread work.
+ * Until it ends, what that context sends has the handler's newest arming
+ * (SEND_ARM) as its parent: in a hardirq or a softirq, per CPU; in task
+ * context (a kthread worker; PREEMPT_RT's timer thread), per task.
+ * origins_record() calls it for the run events.
+ */
+void origins_run(struct origins *o, unsigned long long obj, int cpu, int pid,
+		 unsigned int flags, bool start);
 /* After the last record: pair up grace periods and their callers. */
 void origins_finish(struct origins *o, unsigned long long last_ns);
 /* The grace period in progress at @ns, or NULL. */
@@ -280,6 +309,13 @@ bool origins_stack_has(const struct origins *o, const struct send *s,
  * (qc-analyze --names lists them, for scripts/check-names.sh).
  */
 extern const char *const origins_rcu_forcers[];
+/*
+ * The frames of an irq_work's handler running (qc-analyze --names lists
+ * them): a remote interruption every sender of which has them among its
+ * own frames is unknown, its senders named (the irq_work's arming cannot
+ * be traced: tracing/README.md, "Deferred work").
+ */
+extern const char *const origins_irq_work_runners[];
 /*
  * Is one of @org's senders RCU forcing a quiescent state: its own frames
  * hold one of origins_rcu_forcers[]?
