@@ -9,12 +9,20 @@
  *                               a time: the work runs on CPU, queued from
  *                               its timer's expiry, and is still the
  *                               planter's doing
+ *   echo "iwork CPU K" > plant  K IPIs to CPU, each sent from an irq_work the
+ *                               planter queued on its own CPU: the IPI goes
+ *                               from that CPU's hardirq, where no frame of
+ *                               the planter's is the sender's, and no event
+ *                               shows who queued an irq_work, so the
+ *                               analyzer must count each as unknown, its
+ *                               sender named (never as nobody's)
  *   echo "bare CPU K" > plant   K reschedule vectors to CPU straight through
  *                               the APIC: no send probe sees them, so the
  *                               analyzer must count each without a sender
  *                               (unknown), and the verdict INCONCLUSIVE
  *
- * qc_planted_work() and qc_planted_ipi() are global and noinline so that
+ * qc_planted_work(), qc_planted_ipi() and qc_planted_iw_ipi() are global
+ * and noinline so that
  * workqueue_execute_start and the function tracer name them.
  */
 #include <linux/atomic.h>
@@ -23,6 +31,7 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
+#include <linux/irq_work.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/sched/signal.h>
@@ -45,7 +54,7 @@
 #define QC_BARE_TIMEOUT_MS	2000
 
 struct qc_plant {
-	char kind[8];		/* "none", "work", "dwork", "ipi" or "bare" */
+	char kind[8];		/* "none", "work", "dwork", "ipi", "iwork" or "bare" */
 	unsigned int cpu;
 	unsigned int requested;
 	unsigned int sent;	/* queued or IPIs sent */
@@ -82,6 +91,57 @@ noinline void qc_planted_ipi(void *info)
 	if (raw_smp_processor_id() != READ_ONCE(qc_plant_cpu))
 		atomic_inc(&qc_plant_off_cpu);
 	atomic_inc(&qc_plant_ran);
+}
+
+noinline void qc_planted_iw_ipi(void *info)
+{
+	qc_planted_ipi(info);
+	complete(&qc_plant_done);
+}
+
+static call_single_data_t qc_plant_csd = CSD_INIT(qc_planted_iw_ipi, NULL);
+
+/* The irq_work's handler, in the hardirq of the CPU that queued it. */
+static void qc_plant_iw_send(struct irq_work *work)
+{
+	if (smp_call_function_single_async(READ_ONCE(qc_plant_cpu), &qc_plant_csd))
+		complete(&qc_plant_done);	/* (counted as not run: the plant fails) */
+}
+
+/* Hard: on PREEMPT_RT too it runs in the hardirq, not the irq_work thread. */
+static struct irq_work qc_plant_iw = IRQ_WORK_INIT_HARD(qc_plant_iw_send);
+
+/*
+ * Each IPI is sent only after the one before it ran, so that the csd is
+ * free again; the irq_work runs on the writer's CPU, which must not be
+ * the target (the IPI would be a local call).
+ */
+static int qc_plant_irq_works(struct qc_plant *p)
+{
+	unsigned long timeout = msecs_to_jiffies(QC_PLANT_TIMEOUT_MS);
+	unsigned int i;
+	long left;
+
+	for (i = 0; i < p->requested; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		reinit_completion(&qc_plant_done);
+		if ((unsigned int)get_cpu() == p->cpu) {
+			put_cpu();
+			return -EINVAL;
+		}
+		irq_work_queue(&qc_plant_iw);
+		put_cpu();
+		p->sent++;
+		left = wait_for_completion_killable_timeout(&qc_plant_done, timeout);
+		if (left <= 0) {
+			irq_work_sync(&qc_plant_iw);
+			return left ? -EINTR : -ETIMEDOUT;
+		}
+		if (atomic_read(&qc_plant_ran) != (int)p->sent)
+			return -EBUSY;
+	}
+	return 0;
 }
 
 /*
@@ -212,7 +272,7 @@ static ssize_t qc_plant_write(struct file *file, const char __user *ubuf,
 		   &extra) != 3)
 		return -EINVAL;
 	if (strcmp(p.kind, "work") && strcmp(p.kind, "dwork") && strcmp(p.kind, "ipi") &&
-	    strcmp(p.kind, "bare"))
+	    strcmp(p.kind, "iwork") && strcmp(p.kind, "bare"))
 		return -EINVAL;
 	if (p.requested > QC_PLANT_MAX)
 		return -EINVAL;
@@ -230,6 +290,8 @@ static ssize_t qc_plant_write(struct file *file, const char __user *ubuf,
 		ret = qc_plant_works(&p, !strcmp(p.kind, "dwork"));
 	else if (!strcmp(p.kind, "ipi"))
 		ret = qc_plant_ipis(&p);
+	else if (!strcmp(p.kind, "iwork"))
+		ret = qc_plant_irq_works(&p);
 	else
 		ret = qc_plant_bare(&p);
 	p.error = ret;
@@ -278,4 +340,5 @@ void qc_plant_exit(void)
 {
 	cancel_work_sync(&qc_plant_work);
 	cancel_delayed_work_sync(&qc_plant_dwork);
+	irq_work_sync(&qc_plant_iw);
 }

@@ -16,4 +16,9 @@ def senderless_ok:
 # Deferred: every planted delayed work item traced back to the planter
 # through its timer's arming.
 def deferred_ok: .deferred == null or .deferred.planted == .deferred.drain;
-def selftest_cpu_ok: counted_ok and senderless_ok and deferred_ok;
+# Through an irq_work: every IPI the planter's irq_work sent, from its
+# CPU's hardirq, counted, and unknown: who queued an irq_work is not
+# traced, so its handler's send must refuse a PASS, not pass as nobody's.
+def irq_work_ok: .irq_work == null
+  or (.irq_work | .counted == .planted and .unknown == .planted);
+def selftest_cpu_ok: counted_ok and senderless_ok and deferred_ok and irq_work_ok;
