@@ -195,6 +195,6 @@ if [ -f "$dir/$selftest" ]; then
 		  (select(deferred_ok | not) | .deferred
 		   | "CPU \($k) planted \(.planted) delayed work items, \(.drain) traced back to the planter (deferral through the timer not followed)"),
 		  (select(irq_work_ok | not) | .irq_work
-		   | "CPU \($k) planted \(.planted) IPIs sent from an irq_work, counted \(.counted), \(.unknown // "none (no send side)") unknown (an irq_work handler's send must be: who queued it is not traced)")]
+		   | "CPU \($k) planted \(.planted) IPIs sent from an irq_work, counted \(.counted), \(.unknown // "none (no send side)") unknown (each must be: no event shows who queued an irq_work)")]
 		| join("; ")' "$dir/$QC_SELFTEST_JSON") (see $dir/$QC_SELFTEST_ANALYSIS.txt and $dir/$QC_SELFTEST_CHARGED.txt)"
 fi

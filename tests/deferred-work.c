@@ -10,7 +10,8 @@
  *     drain that started it is on the send's path (before: no parent, and
  *     the stack above the interrupt's entry names no drain); once the run
  *     ends, the context's next send has none;
- *   - an irq_work's handler sends one (no event shows who queued it): the
+ *   - an irq_work's handler sends one (no event shows who queued it), or
+ *     an RCU callback does (no event names which callback ran): the
  *     interruption is unknown, its sender named (before: remote, and so
  *     nobody's: a drain that queued it went unseen);
  *   - a timer armed by CPU 0 expires in CPU 1's softirq and queues work
@@ -111,6 +112,7 @@ static void irq_work_case(void)
 		"qc_f",
 		"native_smp_send_reschedule < qc_f < irq_work_single < irq_work_run_list < irq_work_run"
 		" < __sysvec_irq_work < sysvec_irq_work < asm_sysvec_irq_work < drain_all_pages",
+		"native_smp_send_reschedule < qc_f < rcu_do_batch < rcu_core < handle_softirqs",
 	};
 	struct interruption in = { .cpu = 1, .cause = "irq_vectors:reschedule", .pid = -1 };
 	static const char *const drain[] = { "drain_all_pages", NULL };
@@ -120,7 +122,7 @@ static void irq_work_case(void)
 
 	reset();
 	o.stacks = stacks;
-	o.nstacks = 2;
+	o.nstacks = 3;
 	sent = feed(SEND_RESCHED, 0, 7, HARD, 1, 0);
 	v[sent].stack = 1;
 	in.ns = v[sent].ns + 10;
@@ -130,6 +132,14 @@ static void irq_work_case(void)
 	      out.nsend == 1 && out.cls == ORIGIN_UNKNOWN, got);
 	check("... and the drain below the interrupt's entry is not its sender's",
 	      !origins_stack_has(&o, &v[sent], drain), got);
+
+	sent = feed(SEND_RESCHED, 0, 0, SOFT, 1, 0);
+	v[sent].stack = 2;
+	in.ns = v[sent].ns + 10;
+	origins_match(&o, &in, &out);
+	snprintf(got, sizeof(got), "%d senders, class %s", out.nsend, origin_class_names[out.cls]);
+	check("an RCU callback's IPI is unknown likewise: who queued the callback is not traced",
+	      out.nsend == 1 && out.cls == ORIGIN_UNKNOWN, got);
 }
 
 static void timer_case(void)

@@ -1230,23 +1230,27 @@ const char *const origins_rcu_forcers[] = {
 };
 
 /*
- * An irq_work's handler: no event marks an irq_work's arming or its run.
+ * Deferred handlers whose arming no event shows. An irq_work's:
  * kernel/irq_work.c is built without ftrace, and kprobe events refuse a
  * notrace function (without CONFIG_KPROBE_EVENTS_ON_NOTRACE); the ring
  * buffer itself queues an irq_work to wake each waiting reader, so a
- * probe there would trace the tracer. A send from one (these frames
- * among its own) has a sender whose cause the trace cannot follow: a
- * drain may have queued the irq_work.
+ * probe there would trace the tracer. An RCU callback's (rcu_do_batch()
+ * runs it in RCU's softirq or an rcuo kthread, and no event names which
+ * callback, so its call_rcu() cannot be found). A send from one (these
+ * frames among its own) has a sender whose cause the trace cannot follow:
+ * a drain may have armed the handler.
  */
-const char *const origins_irq_work_runners[] = { "irq_work_single", "irq_work_run_list", NULL };
+const char *const origins_untraced_runners[] = {
+	"irq_work_single", "irq_work_run_list", "rcu_do_batch", NULL
+};
 
-/* Was every one of @out's senders (at least one) an irq_work's handler? */
-static bool from_irq_work(const struct origins *o, const struct origin *out)
+/* Did every one of @out's senders (at least one) run in such a handler? */
+static bool from_untraced_handler(const struct origins *o, const struct origin *out)
 {
 	int i;
 
 	for (i = 0; i < out->nsend; i++)
-		if (!origins_stack_has(o, &o->v[out->send[i]], origins_irq_work_runners))
+		if (!origins_stack_has(o, &o->v[out->send[i]], origins_untraced_runners))
 			return false;
 	return out->nsend > 0;
 }
@@ -1306,7 +1310,7 @@ void origins_match(struct origins *o, const struct interruption *in,
 	}
 	if (out->cls == ORIGIN_REMOTE && origins_rcu_forcing(o, out))
 		out->cls = ORIGIN_RCU_QS;
-	else if (out->cls == ORIGIN_REMOTE && from_irq_work(o, out))
+	else if (out->cls == ORIGIN_REMOTE && from_untraced_handler(o, out))
 		out->cls = ORIGIN_UNKNOWN;	/* (its senders stay named) */
 	inherit(o, in->cpu, out);
 }

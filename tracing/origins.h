@@ -310,12 +310,12 @@ bool origins_stack_has(const struct origins *o, const struct send *s,
  */
 extern const char *const origins_rcu_forcers[];
 /*
- * The frames of an irq_work's handler running (qc-analyze --names lists
- * them): a remote interruption every sender of which has them among its
- * own frames is unknown, its senders named (the irq_work's arming cannot
- * be traced: tracing/README.md, "Deferred work").
+ * The frames of a deferred handler whose arming no event shows, an
+ * irq_work's or an RCU callback's (qc-analyze --names lists them): a
+ * remote interruption every sender of which has one among its own frames
+ * is unknown, its senders named (tracing/README.md, "Deferred work").
  */
-extern const char *const origins_irq_work_runners[];
+extern const char *const origins_untraced_runners[];
 /*
  * Is one of @org's senders RCU forcing a quiescent state: its own frames
  * hold one of origins_rcu_forcers[]?

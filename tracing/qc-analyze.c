@@ -679,7 +679,7 @@ int main(int argc, char **argv)
 			break;
 		case 'N':
 			print_names("rcu_forcers", origins_rcu_forcers);
-			print_names("irq_work_runners", origins_irq_work_runners);
+			print_names("untraced_runners", origins_untraced_runners);
 			print_names("lock_handoff", explain_lock_handoff);
 			return 0;
 		case 'h':
