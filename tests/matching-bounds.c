@@ -24,7 +24,10 @@
  *   - a reschedule IPI sent after its vector was delivered but before the
  *     vector's traced entry explains the next vector, not this one (the
  *     next read as one without a sender); a vector after one that took a
- *     single send stays without a sender.
+ *     single send stays without a sender;
+ *   - a foreign task's wake-up explains its run only on the CPU the task
+ *     went to (its newest move, sched_migrate_task, else the CPU the
+ *     wake-up named): before, its last wake-up anywhere did.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,6 +228,40 @@ static void late_resched_case(void)
 	      got_n[2] == 1 && got_pid[2] == 6 && got_n[3] == 0, got);
 }
 
+/*
+ * pid 40 is woken naming CPU 0 and runs on CPU 1: moved there by its
+ * wake-up, it is that wake-up's; not moved, it has no sender; in a trace
+ * without the moves, its last wake-up is taken as before.
+ */
+static void task_case(void)
+{
+	static struct send v[4];
+	struct origin last[2], out;
+	struct origins o = { .v = v, .ncpus = 2, .last = last, .migrations = true };
+	struct interruption in = { .cpu = 1, .ns = S(2), .cause = "sched:kworker/u8:1", .pid = 40 };
+	char got[64];
+
+	memset(last, 0, sizeof(last));
+	v[0] = (struct send){ .ns = S(1), .kind = SEND_WAKING, .cpu = 0, .pid = 9, .targets = 1 << 0,
+			      .work = 40, .parent = -1, .queueing = -1, .stack = -1, .comm = -1, .fname = -1 };
+	v[1] = (struct send){ .ns = S(1) + 100, .kind = SEND_MIGRATE, .cpu = 0, .pid = 9, .targets = 1 << 1,
+			      .work = 40, .parent = -1, .queueing = -1, .stack = -1, .comm = -1, .fname = -1 };
+	o.n = 2;
+	origins_match(&o, &in, &out);
+	snprintf(got, sizeof(got), "%d senders", out.nsend);
+	check("a task woken naming CPU 0 and moved to CPU 1 by its wake-up: its run on CPU 1 is that wake-up's",
+	      out.nsend == 1 && out.send[0] == 0, got);
+	o.n = 1;
+	origins_match(&o, &in, &out);
+	snprintf(got, sizeof(got), "%d senders, class %s", out.nsend, origin_class_names[out.cls]);
+	check("... not moved, its run on CPU 1 has no sender (before: the wake-up onto CPU 0 explained it)",
+	      out.nsend == 0, got);
+	o.migrations = false;
+	origins_match(&o, &in, &out);
+	snprintf(got, sizeof(got), "%d senders", out.nsend);
+	check("... in a trace without sched_migrate_task, its last wake-up, as before", out.nsend == 1, got);
+}
+
 int main(void)
 {
 	drain_cases();
@@ -232,5 +269,6 @@ int main(void)
 	flush_case();
 	stolen_case();
 	late_resched_case();
+	task_case();
 	return failed ? 1 : 0;
 }

@@ -384,6 +384,7 @@ const struct qc_row qc_rows[] = {
 	{ "sched", "sched_waking", .scan = origins_scan, .flags = QC_NEUTRAL },
 	{ "sched", "sched_wakeup_new", .scan = origins_scan, .flags = QC_NEUTRAL },
 	{ "sched", "sched_wake_idle_without_ipi", .scan = origins_scan, .flags = QC_NEUTRAL },
+	{ "sched", "sched_migrate_task", .scan = origins_scan, .flags = QC_NEUTRAL },
 	/* in the fixtures: mixed.dat's capture enables sched_process_exec;
 	   events.list had kmem:mm_page_pcpu_drain before the exposure probes */
 	{ "sched", "sched_process_exec", .flags = QC_NEUTRAL },

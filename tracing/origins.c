@@ -107,6 +107,10 @@ static const struct send_event {
 	/* a forked task's first wake-up: wake_up_new_task() emits no sched_waking */
 	{ "sched", "sched_wakeup_new", SEND_WAKING, "wake_up_new_task", "target_cpu", NULL, NULL, NULL, "pid",
 	  .optional = true },
+	/* where a task went: a wake-up explains a task's run only on the CPU
+	   it woke onto (traces made before it was recorded: on any) */
+	{ "sched", "sched_migrate_task", SEND_MIGRATE, NULL, "dest_cpu", NULL, NULL, NULL, "pid",
+	  .optional = true },
 	/* deferred handlers armed (tracing/README.md, "Deferred work"); traces
 	   made before they were recorded lack them: what a handler sent then
 	   has no parent, as before */
@@ -228,6 +232,8 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 				 e ? "a field of " : "", se->system, se->name);
 		}
 	}
+	i = origins_event("sched", "sched_migrate_task");
+	o->migrations = i >= 0 && o->ev[i].id >= 0;
 	o->run = qc_realloc(NULL, NRUN_EVENTS * sizeof(*o->run));
 	for (i = 0; i < NRUN_EVENTS; i++) {
 		const struct run_event *re = &run_events[i];
@@ -1148,18 +1154,30 @@ static void match_work(struct origins *o, const struct interruption *in, struct 
 	}
 }
 
-/* A foreign task: the last wake-up of that task onto this CPU. */
+/*
+ * A foreign task: the last wake-up of that task onto this CPU. Where the
+ * task went is its newest move (sched_migrate_task: the wake-up's own
+ * placement, a balancer's, an affinity change), else the CPU the wake-up
+ * named; a task last sent elsewhere ran here with no traced cause, and
+ * stays without a sender. (A trace without the moves: its last wake-up.)
+ */
 static void match_task(struct origins *o, const struct interruption *in, struct origin *out)
 {
+	int went = -1;	/* -1: no move seen yet; 0: moved elsewhere; 1: here */
 	long i;
 
 	for (i = sends_after(o, in->ns) - 1; i >= 0 && o->v[i].ns > back(in->ns, TASK_HORIZON_NS); i--) {
 		const struct send *s = &o->v[i];
 
-		if (s->kind == SEND_WAKING && (int)s->work == in->pid) {
+		if ((int)s->work != in->pid)
+			continue;
+		if (s->kind == SEND_MIGRATE && went < 0)
+			went = targets(s, in->cpu);
+		if (s->kind != SEND_WAKING)
+			continue;
+		if (!o->migrations || went == 1 || (went < 0 && targets(s, in->cpu)))
 			take(o, out, i, in->cpu, false);
-			return;
-		}
+		return;
 	}
 }
 

@@ -49,6 +49,9 @@ enum send_kind {
 	SEND_GRAB_RET,		/* ... returned: type 1 if it stole a pending item */
 	SEND_BARE,		/* the self-test sent a bare reschedule vector: not
 				   a send, never a sender (qcplant:bare_sent) */
+	SEND_MIGRATE,		/* a task moved to another CPU (sched_migrate_task):
+				   not a send, never a sender; where a woken task
+				   went (origins.c match_task()) */
 	SEND_ARM,		/* a deferred handler armed: a timer or an hrtimer
 				   started, a kthread work queued;
 				   not a send, never a sender: the parent of what
@@ -218,6 +221,7 @@ struct origins {
 	   and the newest of them (origins.c match_resched()) */
 	struct resched_last { unsigned long long ns; int nsend; long newest; } *resched_last;
 	long nbare;	/* the self-test's bare vectors (SEND_BARE) in the trace */
+	bool migrations;	/* the trace has sched_migrate_task (SEND_MIGRATE) */
 	/* fields the trace has but that could not be read: how many, the
 	   first one's CPU and name (origins_unread()) */
 	struct { long n; int cpu; char what[96]; } unread;
