@@ -168,11 +168,12 @@ qc_selftest() {
 			echo "dwork $c $k" >> "$planted"
 			echo "ipi $c $k" >> "$planted"
 			echo "iwork $c $k" >> "$planted"
+			echo "clone $c $k" >> "$planted"
 			echo "bare $c $k" >> "$planted"
 		fi
 		c=$((c + 1))
 	done
-	qc_say "self-test: planting $k work items, $k delayed ones, $k IPIs, $k IPIs sent from an irq_work and $k sender-less reschedule vectors on each of CPUs $QC_ISOLATED"
+	qc_say "self-test: planting $k work items, $k delayed ones, $k IPIs, $k IPIs sent from an irq_work, $k from a function named as a compiler clone and $k sender-less reschedule vectors on each of CPUs $QC_ISOLATED"
 	QC_OSLAT_SETTLE=2 qc_window "$QC_WINDOW_SELFTEST" 2 qc_plant
 }
 qc_plant() { qc_hammer_plant "/results/$QC_PLANTED"; }

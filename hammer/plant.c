@@ -16,6 +16,13 @@
  *                               shows who queued an irq_work, so the
  *                               analyzer must count each as unknown, its
  *                               sender named (never as nobody's)
+ *   echo "clone CPU K" > plant  K IPIs to CPU, each sent by a work item run on
+ *                               the writer's own CPU, whose function bears
+ *                               the name a compiler gives a clone of the
+ *                               planter's (qc_plant_write.part.0): its
+ *                               kworker's stack holds no other frame of the
+ *                               planter's, so the IPI is the planter's only
+ *                               if clones are matched by their base name
  *   echo "bare CPU K" > plant   K reschedule vectors to CPU straight through
  *                               the APIC: no send probe sees them, so the
  *                               analyzer must count each without a sender
@@ -54,7 +61,7 @@
 #define QC_BARE_TIMEOUT_MS	2000
 
 struct qc_plant {
-	char kind[8];		/* "none", "work", "dwork", "ipi", "iwork" or "bare" */
+	char kind[8];		/* "none", "work", "dwork", "ipi", "iwork", "clone" or "bare" */
 	unsigned int cpu;
 	unsigned int requested;
 	unsigned int sent;	/* queued or IPIs sent */
@@ -113,6 +120,50 @@ static void qc_plant_iw_send(struct irq_work *work)
 
 /* Hard: on PREEMPT_RT too it runs in the hardirq, not the irq_work thread. */
 static struct irq_work qc_plant_iw = IRQ_WORK_INIT_HARD(qc_plant_iw_send);
+
+noinline void qc_planted_clone_ipi(void *info)
+{
+	if (raw_smp_processor_id() != READ_ONCE(qc_plant_cpu))
+		atomic_inc(&qc_plant_off_cpu);
+	atomic_inc(&qc_plant_ran);
+}
+
+static int qc_plant_clone_ret;
+
+/*
+ * A work function named as GCC names a part it splits off qc_plant_write()
+ * (".part.N"): the symbol, as kallsyms and a stack show it, is a clone's.
+ */
+static void qc_plant_clone_send(struct work_struct *work) __asm__("qc_plant_write.part.0");
+static noinline void qc_plant_clone_send(struct work_struct *work)
+{
+	qc_plant_clone_ret = smp_call_function_single(READ_ONCE(qc_plant_cpu),
+						      qc_planted_clone_ipi, NULL, 1);
+}
+
+static DECLARE_WORK(qc_plant_clone_work, qc_plant_clone_send);
+
+/* Each work item runs on the writer's CPU, which must not be the target. */
+static int qc_plant_clones(struct qc_plant *p)
+{
+	unsigned int i, here;
+
+	for (i = 0; i < p->requested; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		here = get_cpu();
+		put_cpu();
+		if (here == p->cpu)
+			return -EINVAL;
+		if (!queue_work_on(here, system_wq, &qc_plant_clone_work))
+			return -EBUSY;
+		p->sent++;
+		flush_work(&qc_plant_clone_work);
+		if (qc_plant_clone_ret)
+			return qc_plant_clone_ret;
+	}
+	return 0;
+}
 
 /*
  * Each IPI is sent only after the one before it ran, so that the csd is
@@ -275,7 +326,7 @@ static ssize_t qc_plant_write(struct file *file, const char __user *ubuf,
 		   &extra) != 3)
 		return -EINVAL;
 	if (strcmp(p.kind, "work") && strcmp(p.kind, "dwork") && strcmp(p.kind, "ipi") &&
-	    strcmp(p.kind, "iwork") && strcmp(p.kind, "bare"))
+	    strcmp(p.kind, "iwork") && strcmp(p.kind, "clone") && strcmp(p.kind, "bare"))
 		return -EINVAL;
 	if (p.requested > QC_PLANT_MAX)
 		return -EINVAL;
@@ -295,6 +346,8 @@ static ssize_t qc_plant_write(struct file *file, const char __user *ubuf,
 		ret = qc_plant_ipis(&p);
 	else if (!strcmp(p.kind, "iwork"))
 		ret = qc_plant_irq_works(&p);
+	else if (!strcmp(p.kind, "clone"))
+		ret = qc_plant_clones(&p);
 	else
 		ret = qc_plant_bare(&p);
 	p.error = ret;
@@ -344,4 +397,5 @@ void qc_plant_exit(void)
 	cancel_work_sync(&qc_plant_work);
 	cancel_delayed_work_sync(&qc_plant_dwork);
 	irq_work_sync(&qc_plant_iw);
+	cancel_work_sync(&qc_plant_clone_work);
 }

@@ -97,6 +97,7 @@ void qc_planted_work(struct work_struct *work);
 void qc_planted_dwork(struct work_struct *work);
 void qc_planted_ipi(void *info);
 void qc_planted_iw_ipi(void *info);
+void qc_planted_clone_ipi(void *info);
 void qc_bare_sent(unsigned int cpu);
 int qc_plant_init(struct dentry *dir);
 void qc_plant_exit(void);

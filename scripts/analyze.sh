@@ -99,6 +99,7 @@ planted_cause() {
 	dwork) echo workqueue:qc_planted_dwork ;;
 	ipi) echo irq_vectors:call_function_single:qc_planted_ipi ;;
 	iwork) echo irq_vectors:call_function_single:qc_planted_iw_ipi ;;
+	clone) echo irq_vectors:call_function_single:qc_planted_clone_ipi ;;
 	bare) echo irq_vectors:reschedule ;;
 	*) die "unknown planted kind '$1' in $dir/$QC_PLANTED" ;;
 	esac
@@ -174,11 +175,17 @@ if [ -f "$dir/$selftest" ]; then
 	# softirq, and its origin must still be the planter, through the
 	# timer's arming (tracing/README.md, "Deferred work"): "deferred" per
 	# CPU, planted and charged to the planter by origin.
-	cpus=$(awk '$1 == "dwork" { print $2, $3 }' "$dir/$QC_PLANTED" |
+	# Names by symbol: each IPI planted by a work function named as a
+	# compiler's clone of the planter's (qc_plant_write.part.0), whose
+	# kworker's stack holds no other frame of the planter's, must be the
+	# planter's too, its clone matched by base name: "clone" per CPU.
+	cpus=$(awk '$1 == "dwork" || $1 == "clone" { print $1, $2, $3 }' "$dir/$QC_PLANTED" |
 		jq -Rn --argjson cpus "$cpus" --slurpfile c "$dir/$QC_SELFTEST_CHARGED.json" '
-		reduce (inputs | split(" ") | select(length == 2)) as [$cpu, $k] ($cpus;
-			.[$cpu].deferred = {planted: ($k | tonumber),
-				drain: ($c[0].cpus[$cpu].origins.drain_by_cause["workqueue:qc_planted_dwork"] // 0)})')
+		{dwork: {key: "deferred", cause: "workqueue:qc_planted_dwork"},
+		 clone: {key: "clone", cause: "irq_vectors:call_function_single:qc_planted_clone_ipi"}} as $kinds
+		| reduce (inputs | split(" ") | select(length == 3)) as [$kind, $cpu, $k] ($cpus;
+			.[$cpu][$kinds[$kind].key] = {planted: ($k | tonumber),
+				drain: ($c[0].cpus[$cpu].origins.drain_by_cause[$kinds[$kind].cause] // 0)})')
 	# (the links' rules: scripts/selftest.jq)
 	echo "$cpus" | jq -L "$QC_ROOT/scripts" --argjson ok "$([ $rc -eq 0 ] && echo true || echo false)" \
 		'include "selftest";
@@ -194,6 +201,8 @@ if [ -f "$dir/$selftest" ]; then
 		     + (if .merged != null then ", \(.merged) merged with a real one, \(.sent) sent by the planter'"'"'s count" else "" end)),
 		  (select(deferred_ok | not) | .deferred
 		   | "CPU \($k) planted \(.planted) delayed work items, \(.drain) traced back to the planter (deferral through the timer not followed)"),
+		  (select(clone_ok | not) | .clone
+		   | "CPU \($k) planted \(.planted) IPIs from a function named as a compiler clone of the planter, \(.drain) traced back to the planter (clones not matched by base name)"),
 		  (select(irq_work_ok | not) | .irq_work
 		   | "CPU \($k) planted \(.planted) IPIs sent from an irq_work, counted \(.counted), \(.unknown // "none (no send side)") unknown (each must be: no event shows who queued an irq_work)")]
 		| join("; ")' "$dir/$QC_SELFTEST_JSON") (see $dir/$QC_SELFTEST_ANALYSIS.txt and $dir/$QC_SELFTEST_CHARGED.txt)"

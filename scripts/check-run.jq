@@ -100,7 +100,7 @@ include "selftest";
         | if $causes == [] then "selftest-charged.json was charged by no planted cause"
           elif $bad != [] then $bad[0]
           elif $s.pass != (all($cpus[]; says(.) | .[0] == .[1])
-                           and all($s.cpus[]; senderless_ok and deferred_ok and irq_work_ok)) then
+                           and all($s.cpus[]; senderless_ok and deferred_ok and irq_work_ok and clone_ok)) then
             "pass is \($s.pass), but its CPUs' planted and counted say otherwise"
           else empty end
         | "\($dir)/selftest.json disagrees with its evidence: \(.); re-run scripts/analyze.sh \($dir) \($iso)"

@@ -21,4 +21,8 @@ def deferred_ok: .deferred == null or .deferred.planted == .deferred.drain;
 # traced, so its handler's send must refuse a PASS, not pass as nobody's.
 def irq_work_ok: .irq_work == null
   or (.irq_work | .counted == .planted and .unknown == .planted);
-def selftest_cpu_ok: counted_ok and senderless_ok and deferred_ok and irq_work_ok;
+# Names by symbol: every IPI sent by a function named as a compiler's
+# clone of the planter's (qc_plant_write.part.0) traced back to the
+# planter, the clone matched by its base name.
+def clone_ok: .clone == null or .clone.planted == .clone.drain;
+def selftest_cpu_ok: counted_ok and senderless_ok and deferred_ok and irq_work_ok and clone_ok;

@@ -251,7 +251,8 @@ def judge($policy):
   # (their side effects, the planter's wake-ups and ticks, may be too).
   ($selftest | obj | .cpus | obj) as $planted
   | def planted_charged: (.charged_by_cause // {})
-      | [.["workqueue:qc_planted_work"], .["workqueue:qc_planted_dwork"], .["irq_vectors:call_function_single:qc_planted_ipi"]]
+      | [.["workqueue:qc_planted_work"], .["workqueue:qc_planted_dwork"], .["irq_vectors:call_function_single:qc_planted_ipi"],
+	 .["irq_vectors:call_function_single:qc_planted_clone_ipi"]]
       | map(. // 0) | add;
     (if $stc == null then null else
       cpus_of($stc; null) as $sc | verdict_of($sc; {ok: true, traced: true, audit: false}).verdict as $sv

@@ -308,6 +308,8 @@ def selftest_text:
 	   # reschedule vectors sent past every send probe counted without a sender
 	   + ([$s.cpus[] | .deferred // empty] as $d | if $d == [] then ""
 	      else "; delayed work items found the planter's through their timer's arming: \([$d[].drain] | add)/\([$d[].planted] | add)" end)
+	   + ([$s.cpus[] | .clone // empty] as $d | if $d == [] then ""
+	      else "; IPIs sent by a function named as a compiler clone of the planter's found the planter's by base name: \([$d[].drain] | add)/\([$d[].planted] | add)" end)
 	   + ([$s.cpus[] | .irq_work // empty] as $d | if $d == [] then ""
 	      else "; IPIs sent from an irq_work (whose queueing no event shows) counted as unknown, their sender named: \([$d[].unknown // 0] | add)/\([$d[].planted] | add)" end)
 	   + ([$s.cpus[] | .senderless // empty] as $b | if $b == [] then ""
