@@ -87,6 +87,8 @@ include "selftest";
            | if $planted != $told then "CPU \($k) planted \($planted), but selftest-planted.txt says \($told)"
              elif $counted != $n then "CPU \($k) counted \($counted), but selftest-analysis.json counted \($n) of the planted causes"
              elif $named != $n then "CPU \($k): selftest-charged.json charged \($named) by name, but selftest-analysis.json counted \($n)"
+             elif ($s.cpus[$k].irq_work.planted // 0) != ($p["iwork:\($k)"] // 0) then
+               "CPU \($k) planted \($s.cpus[$k].irq_work.planted // 0) IPIs from an irq_work, but selftest-planted.txt says \($p["iwork:\($k)"] // 0)"
              elif ($s.cpus[$k].senderless.planted // 0) != ($p["bare:\($k)"] // 0) then
                "CPU \($k) planted \($s.cpus[$k].senderless.planted // 0) sender-less vectors, but selftest-planted.txt says \($p["bare:\($k)"] // 0)"
              elif $s.cpus[$k].senderless != null

@@ -138,8 +138,9 @@ one_by_one() {
 }
 # selftest-planted.txt of each judged guest as {"GUEST": {"CPU": planted}}
 # ("KIND CPU K" lines; null when a line is not one), one awk for them all;
-# bare reschedule vectors (counted without a sender, not by cause) apart,
-# under "bare:CPU".
+# bare reschedule vectors (counted without a sender, not by cause) and
+# IPIs from an irq_work (counted as unknown) apart, under "bare:CPU" and
+# "iwork:CPU".
 set --
 for g in $judged; do [ ! -f "$run/$g/$QC_PLANTED" ] || set -- "$@" "$run/$g/$QC_PLANTED"; done
 planted='{}'
@@ -150,7 +151,7 @@ planted='{}'
 	FNR == 1 { if (f != "") out(); f = FILENAME; bad = 0; delete n }
 	NF == 0 { next }
 	NF != 3 || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ { bad = 1 }
-	{ n[($1 == "bare" ? "bare:" : "") $2] += $3 }
+	{ n[($1 == "bare" || $1 == "iwork" ? $1 ":" : "") $2] += $3 }
 	BEGIN { printf "{" }
 	END { if (f != "") out(); print "}" }' "$@")
 

@@ -41,7 +41,18 @@ def verdict_table:
 	    | [.value.selftest.cpus[]?.senderless // empty] as $b | select($b != [])
 	    | "\(.key) \([$b[].unknown // 0] | add)/\([$b[].planted] | add)"]
 	   | if . == [] then empty
-	     else "  sender-less vectors counted unknown/planted: " + join(", ") end)),
+	     else "  sender-less vectors counted unknown/planted: " + join(", ") end),
+	  # the planted links: through a timer, by a clone's name, from an irq_work
+	  ([.variants | to_entries[] | select(.value.selftest != null) | .key as $v
+	    | [.value.selftest.cpus[]?] as $c
+	    | def sum($k; $f): [$c[] | .[$k] // empty | .[$f] // 0] | add;
+	      select(any($c[]; .deferred != null or .clone != null or .irq_work != null))
+	    | "\($v) " + ([(select(any($c[]; .deferred != null)) | "timer \(sum("deferred"; "drain"))/\(sum("deferred"; "planted"))"),
+	                   (select(any($c[]; .clone != null)) | "clone name \(sum("clone"; "drain"))/\(sum("clone"; "planted"))"),
+	                   (select(any($c[]; .irq_work != null)) | "irq_work unknown \(sum("irq_work"; "unknown"))/\(sum("irq_work"; "planted"))")]
+	                  | join(" "))]
+	   | if . == [] then empty
+	     else "  deferred and renamed senders found/planted: " + join(", ") end)),
 	(.audit // empty | . as $a | ($a.variants | keys_unsorted) as $vs
 	| "", "isolation audit (own path/all interruptions on the isolated CPUs in the sub-window/the gaps' rate for it, top cause above the gaps):",
 	  ($a.triggers[] as $t | "  \($t): " + ([$vs[] as $v | $a.variants[$v].triggers[] | select(.name == $t)
