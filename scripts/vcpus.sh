@@ -8,7 +8,7 @@
 #
 # boot.sh runs it on a guest about to reach its limit: a CPU that loops
 # with interrupts off (a lock, or QEMU 7.2 TCG running a kernel text
-# patch's int3 the kernel has already removed: README.md, "Under TCG")
+# patch's int3 the kernel has already removed: docs/findings.md, "Under TCG")
 # runs none of the guest's own dumps, but its program counter says where.
 set -u
 sock=${1:?usage: vcpus.sh SOCKET [VMLINUX] [SAMPLES]}
