@@ -122,6 +122,18 @@ expect_one_error() {
 	fi
 }
 
+# ktap_scratch: a guest-booting program's set-up: $root the repository,
+# $scratch a scratch directory removed on exit, the runs it makes kept
+# there ($QC_RESULTS), and scripts/lib's paths and log functions.
+ktap_scratch() {
+	root=$(cd "$(dirname "$0")/.." && pwd)
+	scratch=$(mktemp -d)
+	trap 'rm -rf "$scratch"' EXIT
+	export QC_RESULTS="$scratch/results"
+	. "$root/scripts/lib/paths.sh"
+	. "$root/scripts/lib/log.sh"
+}
+
 # ktap_guest DESCRIPTION RUN.SH-ARGS...: one check that scripts/run.sh
 # booted a guest and ran it to the end (the caller's $root is the
 # repository, $scratch a scratch directory). GUEST is then the guest's

@@ -10,12 +10,7 @@
 # drained between that call's entry and return. One boot per variant
 # (~30 s each); the calls must reach CPUs, or the check proves nothing.
 . "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-export QC_RESULTS="$scratch/results"
-. "$root/scripts/lib/paths.sh"
-. "$root/scripts/lib/log.sh"
+ktap_scratch
 . "$root/scripts/lib/plugin.sh"
 
 ktap_require qemu-system-x86_64 jq trace-cmd

@@ -18,12 +18,7 @@
 # short checks skip, naming the guest times measured; a short stretch
 # that lasted longer and was not forced fails.
 . "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-export QC_RESULTS="$scratch/results"
-. "$root/scripts/lib/paths.sh"
-. "$root/scripts/lib/log.sh"
+ktap_scratch
 . "$root/scripts/lib/plugin.sh"
 
 ktap_require qemu-system-x86_64 jq trace-cmd taskset

@@ -13,11 +13,7 @@
 # loop that ran meanwhile. A guest that never runs the markers is refused
 # in one line. Two boots of ~10 s each.
 . "$(dirname "$0")/ktap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-export QC_RESULTS="$scratch/results"
-. "$root/scripts/lib/paths.sh"
+ktap_scratch
 
 ktap_require qemu-system-x86_64 gcc make jq cpio
 ktap_plan 10
