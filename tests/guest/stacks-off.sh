@@ -17,6 +17,9 @@ insmod /qc/modules/qc_hammer.ko cpu=0
 sh /qc/tracing/guest/trace-arm.sh 8192
 qc_online_cpus
 sh /qc/tracing/guest/trace-start.sh
+# (an IPI before the window and one after it: CPU 1, idle, must show
+# events on both sides of the window, or the analyzer refuses its trace)
+echo "ipi 1 1" > $QC_HAMMER/plant
 sh /qc/tracing/guest/trace-mark.sh "qc: window start"
 echo "ipi 1 3" > $QC_HAMMER/plant
 sh /qc/tracing/guest/trace-mark.sh "qc: stacks off"
@@ -28,5 +31,6 @@ done
 qc_say "stacks-off: $n stack triggers removed while tracing"
 echo "ipi 1 3" > $QC_HAMMER/plant
 sh /qc/tracing/guest/trace-mark.sh "qc: window end"
+echo "ipi 1 1" > $QC_HAMMER/plant
 sh /qc/tracing/guest/trace-stop.sh stacks-off.dat
 echo "$n" > stacks-removed.txt
