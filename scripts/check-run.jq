@@ -127,12 +127,12 @@ include "selftest";
               and (.drain_causes_file | type == "string")
               and (.min_drain_calls | type == "number")
               and (.min_exposure.refill | type == "number") and (.min_exposure.oslat | type == "number")
-              and (.exposure_scenarios | type == "array") and (.baseline | type == "string")
+              and (.baseline | type == "string")
               and (.verdicts | type == "array" and all(.name and (.when | type == "string") and .class and .sentence)))
           | [.baseline, .drain_causes_file])
      catch null][0] end)
     | if . then "policy holds", .[]
-      else "\($file) is not a verdict policy (needs rule \"origins\", drain_functions, drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, exposure_scenarios, baseline, verdicts each with name, when, class and sentence): restore it from git" end;
+      else "\($file) is not a verdict policy (needs rule \"origins\", drain_functions, drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, baseline, verdicts each with name, when, class and sentence): restore it from git" end;
 
   first($g | to_entries[] | .key as $guest | .value as $d
         | (($d[] | provenance($guest; .)), selftest($guest; $d)))

@@ -2,7 +2,9 @@
 # and the analyzer wrote. Called by scripts/summarize.sh once per run, for
 # all its judged guests (one jq: its start and this program's compiling
 # cost more than judging a guest).
-# Inputs, the run's: $scenario, $isolated and $refill_cpus (CPU numbers as
+# Inputs, the run's: $scenario, $scenario_traits (every scenario's traits,
+# as its "# qc-scenario:" line declares them: scripts/lib/inputs.sh
+# qc_scenario_traits_json), $isolated and $refill_cpus (CPU numbers as
 # strings), $policy_doc (tracing/verdict-policy.json, slurped), its
 # drain-cause list's text $causes_list (summarize.sh has checked it is
 # there), the paths to record, $policy_file and $causes_file, $planter
@@ -46,10 +48,12 @@ def hist_p99:
       | .p end;
 
 # The scenarios (guest-init/scenarios/) that trace a window, that plant a
-# self-test after it, and that run the drain hammer in it.
-def traced_scenarios: ["hammer", "fifo", "quiet", "audit", "rthog"];
-def selftest_scenarios: ["hammer", "fifo", "quiet", "audit", "rthog"];
-def hammer_scenarios: ["hammer", "fifo", "rthog"];
+# self-test after it, that run the drain hammer in it, and whose isolated
+# CPUs drains must reach: as each declares on its "# qc-scenario:" line.
+def scenarios_with($trait): [$scenario_traits | to_entries[] | select(.value | index($trait)) | .key];
+def traced_scenarios: scenarios_with("traced");
+def selftest_scenarios: scenarios_with("selftest");
+def hammer_scenarios: scenarios_with("hammer");
 def in($set): . as $x | any($set[]; . == $x);
 
 # judge($policy): one guest's {refuse, summary}, from its inputs (above)
@@ -378,7 +382,12 @@ def judge($policy):
 
 ($causes_list | split("\n") | map(sub("^[ \t]+"; "") | sub("[ \t\r]+$"; ""))
  | map(select(length > 0 and (startswith("#") | not)))) as $dc
-| ({file: $policy_file} + $policy_doc[0] + {drain_causes_file: $causes_file, drain_causes: $dc} | del(.about)) as $policy
+# (the scenarios that demand exposure, from their declarations, where the
+# policy file once listed them: after min_exposure)
+| ($policy_doc[0] | to_entries
+   | map(., (select(.key == "min_exposure") | {key: "exposure_scenarios", value: scenarios_with("exposure")}))
+   | from_entries) as $doc
+| ({file: $policy_file} + $doc + {drain_causes_file: $causes_file, drain_causes: $dc} | del(.about)) as $policy
 | {patterns: ($dc | length), policy: $policy},
 ($ARGS.named as $a
 | range(0; $guests) as $i

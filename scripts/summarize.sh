@@ -25,6 +25,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/policy.sh"
 . "$here/lib/runs.sh"
 . "$here/lib/variants.sh"
+. "$here/lib/inputs.sh"
 need_cmd jq
 run=${1:?usage: summarize.sh RUNDIR}
 run=${run%/}
@@ -103,6 +104,9 @@ if [ -n "$refill" ]; then
 		refuse "$run/run.txt: refill CPUs $refill are not all isolated ($isolated): fix the refill line"
 fi
 qc_kv_read "$runtxt" scenario; scenario=$QC_KV
+# (what each scenario is, from its own "# qc-scenario:" line)
+scenario_traits=$(qc_scenario_traits_json 2>"$tmp/traits.err") ||
+	refuse "$(head -n 1 "$tmp/traits.err" | sed 's/^quietcore: error: //')"
 qc_kv_read "$runtxt" variants; variants=$QC_KV
 [ -n "$variants" ] || refuse "$run/run.txt names no variants (its 'variants:' line is empty or missing)"
 
@@ -204,7 +208,7 @@ judge_guests() {
 	# relative to the repository when they lie inside it)
 	_list=/dev/null
 	[ "$run_inputs_checked" = no ] || _list=$causes_file
-	jq -n "$@" --argjson guests "$i" --arg scenario "$scenario" \
+	jq -n "$@" --argjson guests "$i" --arg scenario "$scenario" --argjson scenario_traits "$scenario_traits" \
 		--arg planter "$QC_PLANTER_FUNCTION" \
 		--argjson isolated "$iso_json" --argjson refill_cpus "$refill_json" \
 		--slurpfile policy_doc "$policy_file" --rawfile causes_list "$_list" \

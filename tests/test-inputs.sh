@@ -9,7 +9,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 
-ktap_plan 52
+ktap_plan 55
 
 expect_error "isolated list containing housekeeping CPU 0 is refused" \
 	"include housekeeping CPU 0" "$root/scripts/run.sh" -c 0-3
@@ -207,4 +207,16 @@ expect_one_error "a qc-guest setting that is not a number is refused, naming it 
 	"bad.sh: '# qc-guest:' setting 'mem=lots' is not one of" guest_of bad
 expect_one_error "an unknown qc-guest setting is refused" quietcore \
 	"odd.sh: '# qc-guest:' setting 'swap=on' is not one of" guest_of odd
+# A scenario's traits: its own "# qc-scenario:" line, every scenario's.
+traits=$(qc_scenario_traits_json 2>&1)
+ktap_check "every scenario declares its traits; hammer's are all five, oslat's none ($(echo "$traits" | jq -c '{hammer, oslat}' 2>&1))" \
+	test "$(echo "$traits" | jq -c --argjson n "$(ls "$root"/guest-init/scenarios/*.sh | wc -l)" '[length == $n, .hammer, .oslat]' 2>/dev/null)" = \
+	'[true,["traced","selftest","hammer","exposure","refill"],[]]'
+echo '# qc-scenario: traced hammered' > "$scratch/guest/guest-init/scenarios/typo.sh"
+echo '# no traits line' > "$scratch/guest/guest-init/scenarios/bare.sh"
+traits_of() { (QC_ROOT=$scratch/guest qc_scenario_traits "$1"); }
+expect_one_error "an unknown trait is refused, naming it and the file" quietcore \
+	"typo.sh: '# qc-scenario:' trait 'hammered' is not one of" traits_of typo
+expect_one_error "a scenario without its qc-scenario line is refused" quietcore \
+	"bare.sh has no '# qc-scenario:' line" traits_of bare
 ktap_finish

@@ -2,6 +2,7 @@
 # and frees anonymous memory on two CPUs at once; one warm-up run, then
 # QC_BENCH_RUNS (default 5) measured runs, one JSON line each, in
 # "/results/$QC_PFT". No isolation, no tracing: only the allocator's speed.
+# qc-scenario:
 . /qc/guest-init/guest-lib.sh
 qc_online_cpus
 set -e

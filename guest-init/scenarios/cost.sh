@@ -9,6 +9,7 @@
 # /results/pft-cost.jsonl, warm-ups flagged "warmup":true. Each run is
 # small (QC_COST_MIB MiB x QC_COST_ROUNDS rounds per thread): the counts
 # are exact, so a few thousand faults settle the figure.
+# qc-scenario:
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/module.sh
 set -e

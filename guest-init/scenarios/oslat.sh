@@ -1,5 +1,6 @@
 # Scenario "oslat": oslat on the isolated CPUs for QC_DURATION seconds,
 # nothing else. The baseline measurement of a booted variant.
+# qc-scenario:
 . /qc/guest-init/guest-lib.sh
 set -e
 qc_online_cpus

@@ -10,6 +10,7 @@
 # phase (--param movable_cycles=N), and page_owner's drain through
 # /proc/pagetypeinfo. The host fails the run on any splat in the console.
 # qc-kernel-args: page_owner=on
+# qc-scenario:
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/housekeeping-triggers.sh
 . /qc/guest-init/module.sh

@@ -47,6 +47,49 @@ qc_guest_of() {
 
 # The guest scenarios: guest-init/scenarios/<name>.sh.
 qc_scenarios() { ls "$QC_ROOT/guest-init/scenarios" | sed -n 's/\.sh$//p'; }
+
+# What a scenario is, declared once on its own "# qc-scenario:" line (every
+# scenario has one, perhaps empty) and read from there by everything that
+# needs it (docs/design.md, "The scenarios"):
+#   traced    it traces a measurement window: its guests' analysis is
+#             required (summarize refuses a run without it)
+#   selftest  it plants the self-test after its windows (required too)
+#   hammer    the drain hammer runs in its window (hammer.json required)
+#   exposure  each isolated CPU must have been reached by drains (the
+#             verdict policy's min_exposure, else UNEXPOSED)
+#   refill    REFILL=auto puts the refill workload on every isolated CPU
+#             but the first
+QC_SCENARIO_TRAITS="traced selftest hammer exposure refill"
+# qc_scenario_traits SCENARIO: its traits, a line; dies on a missing
+# line or an unknown trait.
+qc_scenario_traits() {
+	_st_f=$QC_ROOT/guest-init/scenarios/$1.sh
+	_st=$(sed -n 's/^# qc-scenario://p' "$_st_f" 2>/dev/null)
+	grep -q '^# qc-scenario:' "$_st_f" 2>/dev/null ||
+		die "$_st_f has no '# qc-scenario:' line: declare its traits there (any of: $QC_SCENARIO_TRAITS)"
+	for _t in $_st; do
+		case " $QC_SCENARIO_TRAITS " in *" $_t "*) ;; *)
+			die "$_st_f: '# qc-scenario:' trait '$_t' is not one of: $QC_SCENARIO_TRAITS" ;;
+		esac
+	done
+	echo $_st
+}
+# qc_scenario_has SCENARIO TRAIT: does it declare TRAIT?
+qc_scenario_has() {
+	case " $(qc_scenario_traits "$1") " in *" $2 "*) return 0 ;; esac
+	return 1
+}
+# Every scenario's traits as one JSON object, {"hammer": ["traced", ...], ...}
+# (summarize.sh gives it to the judge).
+qc_scenario_traits_json() {
+	_stj=
+	for _sc in $(qc_scenarios); do
+		_t=$(qc_scenario_traits "$_sc") || exit 1
+		_stj="$_stj$_sc $_t
+"
+	done
+	printf '%s' "$_stj" | jq -Rn '[inputs | split(" ") | {key: .[0], value: (.[1:] | map(select(length > 0)))}] | from_entries'
+}
 qc_check_scenario() {
 	[ -f "$QC_ROOT/guest-init/scenarios/$1.sh" ] ||
 		die "unknown scenario '$1': choose one of: $(qc_scenarios | tr '\n' ' ')(guest-init/scenarios/)"
@@ -82,16 +125,17 @@ qc_check_inputs() {
 
 # qc_refill_cpus SCENARIO ISOLATED REFILL: the refill workload's CPUs for a
 # run, from REFILL as the user gave it: "auto" (the default) is every
-# isolated CPU but the first in the scenarios that measure drains (hammer
-# and its control, quiet, the audit, and rthog, whose hog preempts refill),
-# none elsewhere; "none" or "" is none; a list
+# isolated CPU but the first in the scenarios that declare the trait
+# refill (qc_scenario_traits: hammer and its control, quiet, the audit,
+# and rthog, whose hog preempts refill), none elsewhere; "none" or "" is
+# none; a list
 # must lie inside ISOLATED and leave at least one CPU to oslat. Dies on a
 # bad list.
 qc_refill_cpus() {
 	case $3 in
 	none|'') return 0 ;;
 	auto)
-		case $1 in hammer|quiet|audit|rthog) ;; *) return 0 ;; esac
+		qc_scenario_has "$1" refill || return 0
 		qc_cpulist_minus "$2" "$(qc_first_expanded "$2")"
 		return 0 ;;
 	esac
