@@ -15,6 +15,10 @@
  *  5. getppid x CALLS, then a 10 ms nanosleep inside the window: the vCPU
  *     runs something else (idle) while this task sleeps, so the window's
  *     "opener_task" must hold all of getppid and none of what ran meanwhile.
+ *  6. one rep stosb of REP_BYTES bytes (a page already faulted in): how
+ *     QEMU counts a repeated string instruction, the way clear_page_erms
+ *     zeroes every page the allocator hands out: REP_BYTES stores, and
+ *     (QEMU 10) one instruction, not one per iteration as QEMU 7.2 did.
  *
  * Between windows it sleeps 10 ms (nanosleep), so the flush of window 1 is
  * done before window 2 opens.  Exit status 0.
@@ -69,6 +73,15 @@ counted_loop_end:
 	call pause
 	CLOSE
 
+	call pause
+	lea page(%rip), %rdi
+	movb $0, (%rdi)
+	mov $REP_BYTES, %ecx
+	xor %eax, %eax
+	OPEN
+	rep stosb
+	CLOSE
+
 	mov $SYS_exit, %eax
 	xor %edi, %edi
 	syscall
@@ -95,3 +108,6 @@ pause:
 ten_ms:	.quad 0, 10000000
 src:	.long 42
 dst:	.long 0
+	.bss
+	.balign 4096
+page:	.skip 4096
