@@ -22,7 +22,10 @@
  *   - a kthread work queued by pid 7 runs in its worker, pid 30: the
  *     worker's send continues the arming, until the work ends;
  *   - a handler whose arming was not traced gives its context no parent,
- *     not the handler's before it (whose end was lost).
+ *     not the handler's before it (whose end was lost);
+ *   - a task's own sleep: an hrtimer it armed on isolated CPU 1, expiring
+ *     in CPU 0's hardirq, whose reschedule IPI wakes it there, is the
+ *     task's own doing (self), not inherited from whatever came before.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,6 +217,25 @@ static void untraced_case(void)
 	      v[sent].parent == -1, got);
 }
 
+static void own_sleep_case(void)
+{
+	struct interruption in = { .cpu = 1, .cause = "irq_vectors:reschedule", .pid = -1 };
+	struct origin out;
+	long sent;
+	char got[64];
+
+	reset();
+	feed(SEND_ARM, 1, 40, 0, -1, H);
+	origins_run(&o, H, 0, 0, HARD, true);
+	sent = feed(SEND_RESCHED, 0, 0, HARD, 1, 0);
+	origins_run(&o, 0, 0, 0, HARD, false);
+	in.ns = v[sent].ns + 10;
+	origins_match(&o, &in, &out);
+	snprintf(got, sizeof(got), "%d senders, class %s", out.nsend, origin_class_names[out.cls]);
+	check("an hrtimer CPU 1's task armed, expiring on CPU 0, wakes it: its IPI is the task's own (self)",
+	      out.nsend == 1 && out.cls == ORIGIN_SELF, got);
+}
+
 int main(void)
 {
 	hrtimer_case();
@@ -222,6 +244,7 @@ int main(void)
 	nested_case();
 	kthread_case();
 	untraced_case();
+	own_sleep_case();
 	printf("# %d checks, %d failed\n", n, failed);
 	reset();
 	return failed ? 1 : 0;

@@ -27,7 +27,10 @@
  *     single send stays without a sender;
  *   - a foreign task's wake-up explains its run only on the CPU the task
  *     went to (its newest move, sched_migrate_task, else the CPU the
- *     wake-up named): before, its last wake-up anywhere did.
+ *     wake-up named): before, its last wake-up anywhere did;
+ *   - an inherited interruption matched after a later one (the counting
+ *     rule counts an interrupt's record when it closes) takes the origin
+ *     before it in time: before, it took the later one's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,6 +265,39 @@ static void task_case(void)
 	check("... in a trace without sched_migrate_task, its last wake-up, as before", out.nsend == 1, got);
 }
 
+/*
+ * CPU 1: a reschedule IPI from pid 5 at 1 s + 100, a work item queued by
+ * pid 6 that starts at 1 s + 300, and a tick at 1 s + 200 restarted by
+ * the IPI's exit, matched last (its record closed after the work began).
+ */
+static void inherit_order_case(void)
+{
+	static struct send v[2];
+	static char *names[] = { "qc_f" };
+	struct origin last[2], prev[2], out;
+	struct origins o = { .v = v, .n = 2, .ncpus = 2, .last = last, .prev = prev,
+			     .stacks = names, .nstacks = 1 };
+	struct interruption ipi = { .cpu = 1, .ns = S(1) + 100, .vec_ns = S(1) + 100,
+				    .cause = "irq_vectors:reschedule", .pid = -1 };
+	struct interruption work = { .cpu = 1, .ns = S(1) + 300, .cause = "workqueue:qc_f", .pid = -1 };
+	struct interruption tick = { .cpu = 1, .ns = S(1) + 200, .cause = "timer:tick_sched_timer", .pid = -1 };
+	char got[64];
+
+	memset(last, 0, sizeof(last));
+	memset(prev, 0, sizeof(prev));
+	v[0] = (struct send){ .ns = S(1) + 50, .kind = SEND_RESCHED, .cpu = 0, .pid = 5, .targets = 1 << 1,
+			      .parent = -1, .queueing = -1, .stack = -1, .comm = -1, .fname = -1 };
+	v[1] = (struct send){ .ns = S(1) + 60, .kind = SEND_WORK, .cpu = 0, .pid = 6, .targets = 1 << 1,
+			      .parent = -1, .queueing = -1, .stack = -1, .comm = -1, .fname = 0 };
+	origins_match(&o, &ipi, &out);
+	origins_match(&o, &work, &out);
+	origins_match(&o, &tick, &out);
+	snprintf(got, sizeof(got), "class %s, %d senders, the first pid %d", origin_class_names[out.cls],
+		 out.nsend, out.nsend ? v[out.send[0]].pid : -1);
+	check("a tick matched after a later work item inherits the IPI before it, not the work item",
+	      out.cls == ORIGIN_INHERITED && out.nsend == 1 && v[out.send[0]].pid == 5, got);
+}
+
 int main(void)
 {
 	drain_cases();
@@ -270,5 +306,6 @@ int main(void)
 	stolen_case();
 	late_resched_case();
 	task_case();
+	inherit_order_case();
 	return failed ? 1 : 0;
 }

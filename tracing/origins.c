@@ -186,6 +186,7 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 	o->pending = per_cpu(ncpus, sizeof(*o->pending));
 	o->npending = per_cpu(ncpus, sizeof(*o->npending));
 	o->last = per_cpu(ncpus, sizeof(*o->last));
+	o->prev = per_cpu(ncpus, sizeof(*o->prev));
 	o->accel = per_cpu(ncpus, sizeof(*o->accel));
 	o->grab = per_cpu(ncpus, sizeof(*o->grab));
 	o->resched_last = per_cpu(ncpus, sizeof(*o->resched_last));
@@ -196,6 +197,7 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 		o->npending[i] = 0;
 		memset(&o->last[i], 0, sizeof(o->last[i]));
 		o->last[i].cls = ORIGIN_SELF;
+		o->prev[i] = o->last[i];
 	}
 	o->probes = true;
 	o->nev = NSEND_EVENTS;
@@ -955,12 +957,14 @@ static void take(struct origins *o, struct origin *out, long i, int cpu, bool co
 }
 
 /*
- * The CPU a send came from: its own, or for a send a deferred handler made
+ * Where a send came from: itself, or for a send a deferred handler made
  * (a delayed work item's queueing on its timer's expiry, a timer's or an
- * hrtimer's send) the CPU that armed the handler, and so on back while
- * the arming was itself a handler's.
+ * hrtimer's send) the handler's arming, and so on back while the arming
+ * was itself a handler's. Its CPU is the send's origin, and its context
+ * the class's: a refill task's own nanosleep, armed from its isolated CPU
+ * and expiring on a housekeeping CPU, wakes it there for the task itself.
  */
-static int deferred_from(const struct origins *o, const struct send *s)
+static const struct send *deferral_root(const struct origins *o, const struct send *s)
 {
 	int hop;
 
@@ -971,7 +975,7 @@ static int deferred_from(const struct origins *o, const struct send *s)
 			break;
 		s = p;
 	}
-	return s->cpu;
+	return s;
 }
 
 /*
@@ -986,11 +990,11 @@ static enum origin_class class_of(const struct origins *o, const struct interrup
 	int i;
 
 	for (i = 0; i < out->nsend; i++)
-		if (deferred_from(o, &o->v[out->send[i]]) != in->cpu)
+		if (deferral_root(o, &o->v[out->send[i]])->cpu != in->cpu)
 			return ORIGIN_REMOTE;
 	if (!out->nsend)
 		return ORIGIN_UNKNOWN;
-	s = &o->v[out->send[0]];
+	s = deferral_root(o, &o->v[out->send[0]]);
 	if (s->flags & (QC_FLAG_HARDIRQ | QC_FLAG_SOFTIRQ))
 		return ORIGIN_INHERITED;
 	if (in->foreign && in->foreign(in->ctx, in->cpu, s->pid, o->stacks[s->comm]))
@@ -1209,23 +1213,37 @@ static bool starts(const char *s, const char *prefix)
  * a tick restarted on an interrupt's exit, a softirq or timer on an
  * interrupt's way out) takes the origin of the interruption before it on
  * that CPU; every interruption is then the next one's candidate cause.
+ * Before it in time: an interrupt's record is counted when it closes, so
+ * a work item that started after the interrupt may be matched first (a
+ * tick, then drain_local_pages_wq: 652 ticks so on one wq trace); the
+ * interrupt then takes the origin before that work item, not the work
+ * item's, which came after it. (One older than both takes none.)
  */
-static void inherit(struct origins *o, int cpu, struct origin *out)
+static void inherit(struct origins *o, int cpu, unsigned long long ns, struct origin *out)
 {
 	const struct origin *cause;
 
 	if (cpu < 0 || cpu >= o->ncpus)
 		return;
 	cause = &o->last[cpu];
-	if (out->cls == ORIGIN_INHERITED && cause->nsend) {
+	if (o->prev && cause->ns > ns)
+		cause = o->prev[cpu].ns <= ns ? &o->prev[cpu] : NULL;
+	if (cause && out->cls == ORIGIN_INHERITED && cause->nsend) {
 		memcpy(out->send, cause->send, cause->nsend * sizeof(out->send[0]));
 		out->nsend = cause->nsend;
 		out->adopted = true;
 	}
 	/* RCU forcing a quiescent state stays RCU's down the chain */
-	if (out->cls == ORIGIN_INHERITED && cause->cls == ORIGIN_RCU_QS)
+	if (cause && out->cls == ORIGIN_INHERITED && cause->cls == ORIGIN_RCU_QS)
 		out->cls = ORIGIN_RCU_QS;
-	o->last[cpu] = *out;
+	out->ns = ns;
+	if (!o->prev || ns >= o->last[cpu].ns) {
+		if (o->prev)
+			o->prev[cpu] = o->last[cpu];
+		o->last[cpu] = *out;
+	} else if (ns >= o->prev[cpu].ns) {
+		o->prev[cpu] = *out;	/* (between the two: the later stays last) */
+	}
 }
 
 /*
@@ -1330,7 +1348,7 @@ void origins_match(struct origins *o, const struct interruption *in,
 		out->cls = ORIGIN_RCU_QS;
 	else if (out->cls == ORIGIN_REMOTE && from_untraced_handler(o, out))
 		out->cls = ORIGIN_UNKNOWN;	/* (its senders stay named) */
-	inherit(o, in->cpu, out);
+	inherit(o, in->cpu, in->ns, out);
 }
 
 /* @st's first @frames frames ("fn < caller < ..."), into @buf. */
@@ -1464,6 +1482,7 @@ void origins_free(struct origins *o)
 	free(o->pending);
 	free(o->npending);
 	free(o->last);
+	free(o->prev);
 	free(o->running.v);
 	free(o->flushing.v);
 	free(o->queued.v);

@@ -158,6 +158,7 @@ struct flush {
 /* The sends that explain an interruption, and its class. */
 struct origin {
 	enum origin_class cls;
+	unsigned long long ns;		/* its interruption's time (set by origins_match()) */
 	long send[ORIGIN_MAX_SENDS];	/* indexes into origins.v */
 	int nsend;
 	bool adopted;			/* inherited: the sends are the cause's */
@@ -179,8 +180,11 @@ struct origins {
 	int *npending;
 	int ncpus;
 	/* per CPU: the origin of its last interruption, which an inherited
-	   one takes (pass 2) */
-	struct origin *last;
+	   one takes (pass 2), and of the one before it: the counting rule
+	   counts an interrupt's record when it closes, at its start's time,
+	   which may come after a work item it preceded was counted (NULL:
+	   kept no deeper than last) */
+	struct origin *last, *prev;
 	/* the events read, and their fields by name */
 	struct origin_event {
 		int id;		/* -1: not in the trace */
