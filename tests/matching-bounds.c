@@ -30,7 +30,11 @@
  *     wake-up named): before, its last wake-up anywhere did;
  *   - an inherited interruption matched after a later one (the counting
  *     rule counts an interrupt's record when it closes) takes the origin
- *     before it in time: before, it took the later one's.
+ *     before it in time: before, it took the later one's;
+ *   - a send whose stack came after a vector (its unwind outlasted the
+ *     vector: the entry was queued after it) is not that vector's, and
+ *     stays the next one's: before, the earlier vector took it, and the
+ *     one it sent was left without a sender.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,6 +302,41 @@ static void inherit_order_case(void)
 	      out.cls == ORIGIN_INHERITED && out.nsend == 1 && v[out.send[0]].pid == 5, got);
 }
 
+/*
+ * CPU 0's csd_many to CPU 1 (callback qc_f) is probed at 1 s + 100 and its
+ * stack recorded at 1 s + 500; CPU 1 takes a call-single vector at
+ * 1 s + 200 (a wake-up's: no callback) and qc_f's at 1 s + 600.
+ */
+static void late_stack_case(void)
+{
+	static struct send v[1];
+	static char *names[] = { "qc_f", "smp_call_function_many_cond < qc_caller" };
+	static struct flush fl[2];
+	struct origin last[2], out;
+	struct origins o = { .v = v, .n = 1, .ncpus = 2, .last = last, .fl = fl, .nfl = 2,
+			     .stacks = names, .nstacks = 2 };
+	struct interruption wake = { .cpu = 1, .ns = S(1) + 200, .vec_ns = S(1) + 200,
+				     .cause = "irq_vectors:call_function_single", .pid = -1 };
+	struct interruption call = { .cpu = 1, .ns = S(1) + 600, .vec_ns = S(1) + 600,
+				     .cause = "irq_vectors:call_function_single:qc_f", .pid = -1 };
+	char got[64];
+	int first;
+
+	memset(last, 0, sizeof(last));
+	v[0] = (struct send){ .ns = S(1) + 100, .kind = SEND_CSD_MANY, .cpu = 0, .pid = 5, .targets = 1 << 1,
+			      .parent = -1, .queueing = -1, .stack = 1, .stack_ns = S(1) + 500, .comm = -1,
+			      .fname = 0 };
+	fl[0] = (struct flush){ .ns = S(1) + 200, .cpu = 1, .what = FLUSH_CALL };
+	fl[1] = (struct flush){ .ns = S(1) + 600, .cpu = 1, .what = FLUSH_CALL };
+	origins_match(&o, &wake, &out);
+	first = out.nsend;
+	origins_match(&o, &call, &out);
+	snprintf(got, sizeof(got), "the wake-up's vector took %d, qc_f's %d (class %s)", first, out.nsend,
+		 origin_class_names[out.cls]);
+	check("a csd_many stacked after a wake-up's vector is not that vector's; qc_f's vector takes it",
+	      first == 0 && out.nsend == 1 && out.cls == ORIGIN_REMOTE, got);
+}
+
 int main(void)
 {
 	drain_cases();
@@ -307,5 +346,6 @@ int main(void)
 	late_resched_case();
 	task_case();
 	inherit_order_case();
+	late_stack_case();
 	return failed ? 1 : 0;
 }

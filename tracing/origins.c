@@ -408,6 +408,7 @@ static void attach_stack(struct origins *o, struct tep_handle *tep,
 
 		if (frame && !strcmp(frame, first)) {
 			s->stack = intern(o, buf);
+			s->stack_ns = r->ts;
 			o->npending[cpu] = i;	/* it, and what it waited behind */
 			return;
 		}
@@ -1027,17 +1028,40 @@ long origins_bare_in(const struct origins *o, int cpu, unsigned long long from,
 	return n;
 }
 
-/* The sends of @kinds (bits) to @cpu in (@floor, @ns], oldest first. */
+static unsigned long long back(unsigned long long ns, unsigned long long by)
+{
+	return ns > by ? ns - by : 0;
+}
+
+/*
+ * How long a send's stack may come after its probe's hit. The stack is
+ * unwound inside the probe's handler, before the probed function queues
+ * its entry or sends its IPI, and under TCG an unwind interrupted by the
+ * tick took 7.8 ms (a TLB flush's csd_many of the Dec 7 audit: its target
+ * meanwhile took a call-single vector for a wake-up, which took the
+ * csd_many as its own, and the flush_tlb_func vector that followed was
+ * left without a sender).
+ */
+#define STACK_LAG_NS		100000000ULL
+
+/*
+ * The sends of @kinds (bits) to @cpu in (@floor, @ns], oldest first: made
+ * after @floor, or stacked after it (its entry queued then: STACK_LAG_NS);
+ * and not stacked after @ns (its entry was not queued yet: the vector
+ * before it, which would otherwise take it, emptied the queue without it).
+ */
 static void collect(struct origins *o, const struct interruption *in,
 		    unsigned int kinds, unsigned long long floor,
 		    const char *fn, bool first_only, struct origin *out)
 {
 	long end = sends_after(o, in->ns), i;
 
-	for (i = sends_since(o, end, floor); i < end; i++) {
+	for (i = sends_since(o, end, back(floor, STACK_LAG_NS)); i < end; i++) {
 		struct send *s = &o->v[i];
 
 		if (!(kinds >> s->kind & 1) || !targets(s, in->cpu) || !unmatched(s, in->cpu))
+			continue;
+		if ((s->ns <= floor && s->stack_ns <= floor) || s->stack_ns > in->ns)
 			continue;
 		if (fn && !fname_is(o, s, fn))
 			continue;
@@ -1045,11 +1069,6 @@ static void collect(struct origins *o, const struct interruption *in,
 		if (first_only)
 			return;
 	}
-}
-
-static unsigned long long back(unsigned long long ns, unsigned long long by)
-{
-	return ns > by ? ns - by : 0;
 }
 
 /* The callback of "irq_vectors:<vector>:<callback>", or NULL. */

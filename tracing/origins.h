@@ -129,6 +129,10 @@ struct send {
 	/* a FLUSH: the last queueing of its work item before it, or -1 */
 	long queueing;
 	long stack;			/* index into origins.stacks, or -1 */
+	/* its stack's record time, or 0: the probe's handler ends there, and
+	   only then does the probed function go on to queue its entry or
+	   send its IPI (origins.c collect()) */
+	unsigned long long stack_ns;
 	long comm;			/* the sender's comm, likewise */
 	long fname;			/* func's name, likewise, or -1 */
 	int ev;				/* its event (origins.c send_events[]) */
