@@ -66,17 +66,6 @@ const char *const explain_lock_handoff[] = {
 	"rt_mutex_slowunlock", "__mutex_unlock_slowpath", "rwsem_wake", "__up", NULL
 };
 
-/* Is every sender of @org a sleeping lock's hand-off (explain_lock_handoff[])? */
-static bool origin_is_handoff(struct ctx *c, const struct origin *org)
-{
-	int i;
-
-	for (i = 0; i < org->nsend; i++)
-		if (!origins_stack_has(&c->origins, &c->origins.v[org->send[i]], explain_lock_handoff))
-			return false;
-	return org->nsend > 0;
-}
-
 /*
  * Was one of @n tasks (a grace period's) inside its own drain call then,
  * in task context (an interrupt that queued a callback on top of the
@@ -379,7 +368,8 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	if (drain) {
 		res->origin_drain++;
 		counter_add(&res->origin_drain_by_cause, cause, 1);
-		handoff = origin_is_handoff(c, &org);
+		/* every sender a sleeping lock's hand-off */
+		handoff = origins_all_senders_have(&c->origins, &org, explain_lock_handoff);
 	}
 	if (handoff) {
 		res->origin_drain_handoff++;

@@ -126,7 +126,7 @@ static const struct send_event {
  * Where a deferred handler's run starts and ends (origins_run()): the
  * event, the field naming its object (the key its arming was recorded
  * under), and whether it starts. An end names no object: it ends the run
- * of its context. (No irq_work: origins_irq_work_runners[].)
+ * of its context. (No irq_work: origins_untraced_runners[].)
  */
 static const struct run_event {
 	const char *system, *name, *obj;
@@ -524,13 +524,19 @@ static void work_exec(struct origins *o, struct tep_handle *tep, struct tep_reco
  * running there on its CPU (a hardirq that interrupts a softirq has its
  * own). An NMI runs no deferred handler.
  */
+/* A CPU's slot in irq_run for interrupt context @flags (not task, not NMI). */
+static int irq_slot(unsigned int flags)
+{
+	return (flags & QC_FLAG_HARDIRQ) ? 0 : 1;
+}
+
 static long context_parent(const struct origins *o, const struct send *s, int cpu)
 {
 	if (send_in_task(s))
 		return s->pid > 0 ? table_get(&o->running, (unsigned long long)s->pid) : -1;
 	if (!o->irq_run || (s->flags & QC_FLAG_NMI))
 		return -1;
-	return o->irq_run[cpu][(s->flags & QC_FLAG_HARDIRQ) ? 0 : 1];
+	return o->irq_run[cpu][irq_slot(s->flags)];
 }
 
 void origins_run(struct origins *o, unsigned long long obj, int cpu, int pid,
@@ -545,7 +551,7 @@ void origins_run(struct origins *o, unsigned long long obj, int cpu, int pid,
 			table_put(&o->running, (unsigned long long)pid, a);
 		return;
 	}
-	o->irq_run[cpu][(flags & QC_FLAG_HARDIRQ) ? 0 : 1] = a;
+	o->irq_run[cpu][irq_slot(flags)] = a;
 }
 
 /*
@@ -1299,15 +1305,15 @@ const char *const origins_untraced_runners[] = {
 	"irq_work_single", "irq_work_run_list", "rcu_do_batch", NULL
 };
 
-/* Did every one of @out's senders (at least one) run in such a handler? */
-static bool from_untraced_handler(const struct origins *o, const struct origin *out)
+bool origins_all_senders_have(const struct origins *o, const struct origin *org,
+			      const char *const *funcs)
 {
 	int i;
 
-	for (i = 0; i < out->nsend; i++)
-		if (!origins_stack_has(o, &o->v[out->send[i]], origins_untraced_runners))
+	for (i = 0; i < org->nsend; i++)
+		if (!origins_stack_has(o, &o->v[org->send[i]], funcs))
 			return false;
-	return out->nsend > 0;
+	return org->nsend > 0;
 }
 
 bool origins_rcu_forcing(const struct origins *o, const struct origin *out)
@@ -1365,7 +1371,7 @@ void origins_match(struct origins *o, const struct interruption *in,
 	}
 	if (out->cls == ORIGIN_REMOTE && origins_rcu_forcing(o, out))
 		out->cls = ORIGIN_RCU_QS;
-	else if (out->cls == ORIGIN_REMOTE && from_untraced_handler(o, out))
+	else if (out->cls == ORIGIN_REMOTE && origins_all_senders_have(o, out, origins_untraced_runners))
 		out->cls = ORIGIN_UNKNOWN;	/* (its senders stay named) */
 	inherit(o, in->cpu, in->ns, out);
 }

@@ -220,7 +220,7 @@ struct origins {
 	   ([0]) and in its softirq ([1]), or -1 (origins_run()) */
 	long (*irq_run)[2];
 	/* the events a deferred handler's run starts or ends on, and the
-	   field naming its irq_work, timer, hrtimer or kthread work */
+	   field naming its timer, hrtimer or kthread work */
 	struct run_event_id { int id; struct tep_format_field *obj; bool start; } *run;
 	int nrun;
 	long *accel;	/* per trace CPU: its last RCU_ACCEL awaiting its request */
@@ -328,6 +328,12 @@ extern const char *const origins_rcu_forcers[];
  * is unknown, its senders named (tracing/README.md, "Deferred work").
  */
 extern const char *const origins_untraced_runners[];
+/*
+ * Does every one of @org's senders (at least one) hold one of @funcs among
+ * its own frames (origins_stack_has())?
+ */
+bool origins_all_senders_have(const struct origins *o, const struct origin *org,
+			      const char *const *funcs);
 /*
  * Is one of @org's senders RCU forcing a quiescent state: its own frames
  * hold one of origins_rcu_forcers[]?
