@@ -80,11 +80,21 @@ static DECLARE_COMPLETION(qc_plant_done);
 static DECLARE_WORK(qc_plant_work, qc_planted_work);
 static DECLARE_DELAYED_WORK(qc_plant_dwork, qc_planted_dwork);
 
-noinline void qc_planted_work(struct work_struct *work)
+/*
+ * A planted item ran here: counted, and off its CPU if so. Inlined into
+ * each planted function, so that the function tracer and
+ * workqueue_execute_start name that one, never a shared callee.
+ */
+static __always_inline void qc_plant_ran_here(void)
 {
 	if (raw_smp_processor_id() != READ_ONCE(qc_plant_cpu))
 		atomic_inc(&qc_plant_off_cpu);
 	atomic_inc(&qc_plant_ran);
+}
+
+noinline void qc_planted_work(struct work_struct *work)
+{
+	qc_plant_ran_here();
 	complete(&qc_plant_done);
 }
 
@@ -95,17 +105,13 @@ noinline void qc_planted_dwork(struct work_struct *work)
 
 noinline void qc_planted_ipi(void *info)
 {
-	if (raw_smp_processor_id() != READ_ONCE(qc_plant_cpu))
-		atomic_inc(&qc_plant_off_cpu);
-	atomic_inc(&qc_plant_ran);
+	qc_plant_ran_here();
 }
 
 /* (not through qc_planted_ipi(): the function tracer would name the vector by it) */
 noinline void qc_planted_iw_ipi(void *info)
 {
-	if (raw_smp_processor_id() != READ_ONCE(qc_plant_cpu))
-		atomic_inc(&qc_plant_off_cpu);
-	atomic_inc(&qc_plant_ran);
+	qc_plant_ran_here();
 	complete(&qc_plant_done);
 }
 
@@ -123,9 +129,7 @@ static struct irq_work qc_plant_iw = IRQ_WORK_INIT_HARD(qc_plant_iw_send);
 
 noinline void qc_planted_clone_ipi(void *info)
 {
-	if (raw_smp_processor_id() != READ_ONCE(qc_plant_cpu))
-		atomic_inc(&qc_plant_off_cpu);
-	atomic_inc(&qc_plant_ran);
+	qc_plant_ran_here();
 }
 
 static int qc_plant_clone_ret;
