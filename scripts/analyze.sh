@@ -179,13 +179,15 @@ if [ -f "$dir/$selftest" ]; then
 	# compiler's clone of the planter's (qc_plant_write.part.0), whose
 	# kworker's stack holds no other frame of the planter's, must be the
 	# planter's too, its clone matched by base name: "clone" per CPU.
-	cpus=$(awk '$1 == "dwork" || $1 == "clone" { print $1, $2, $3 }' "$dir/$QC_PLANTED" |
+	# ("KEY CPU K CAUSE" a line, the cause planted_cause's)
+	cpus=$(while read -r kind cpu k; do
+			case $kind in dwork) key=deferred ;; clone) key=clone ;; *) continue ;; esac
+			echo "$key $cpu $k $(planted_cause "$kind")"
+		done < "$dir/$QC_PLANTED" |
 		jq -Rn --argjson cpus "$cpus" --slurpfile c "$dir/$QC_SELFTEST_CHARGED.json" '
-		{dwork: {key: "deferred", cause: "workqueue:qc_planted_dwork"},
-		 clone: {key: "clone", cause: "irq_vectors:call_function_single:qc_planted_clone_ipi"}} as $kinds
-		| reduce (inputs | split(" ") | select(length == 3)) as [$kind, $cpu, $k] ($cpus;
-			.[$cpu][$kinds[$kind].key] = {planted: ($k | tonumber),
-				drain: ($c[0].cpus[$cpu].origins.drain_by_cause[$kinds[$kind].cause] // 0)})')
+		reduce (inputs | split(" ") | select(length == 4)) as [$key, $cpu, $k, $cause] ($cpus;
+			.[$cpu][$key] = {planted: ($k | tonumber),
+				drain: ($c[0].cpus[$cpu].origins.drain_by_cause[$cause] // 0)})')
 	# (the links' rules: scripts/selftest.jq)
 	echo "$cpus" | jq -L "$QC_ROOT/scripts" --argjson ok "$([ $rc -eq 0 ] && echo true || echo false)" \
 		'include "selftest";

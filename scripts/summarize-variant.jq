@@ -253,11 +253,12 @@ def judge($policy):
   # The verdict-level self-test: the self-test trace analysed with the
   # planter as the drain must FAIL, each planted work item and IPI charged
   # (their side effects, the planter's wake-ups and ticks, may be too).
+  # The planted causes are those selftest-charged.json was charged by
+  # (analyze.sh's planted_cause of each kind that must be the planter's).
   ($selftest | obj | .cpus | obj) as $planted
-  | def planted_charged: (.charged_by_cause // {})
-      | [.["workqueue:qc_planted_work"], .["workqueue:qc_planted_dwork"], .["irq_vectors:call_function_single:qc_planted_ipi"],
-	 .["irq_vectors:call_function_single:qc_planted_clone_ipi"]]
-      | map(. // 0) | add;
+  | ($stc.policy.drain_causes // []) as $planted_causes
+  | def planted_charged: [(.charged_by_cause // {}) | to_entries[]
+      | select(.key as $k | any($planted_causes[]; . as $re | $k | test($re))) | .value] | add // 0;
     (if $stc == null then null else
       cpus_of($stc; null) as $sc | verdict_of($sc; {ok: true, traced: true, audit: false}).verdict as $sv
       | {verdict: $sv,
