@@ -35,6 +35,7 @@ names() {
 	qc_drain_functions | tr ',' '\n' | sed 's|^|drain_functions(tracing/verdict-policy.json) |'
 	"$QC_ROOT/tracing/qc-analyze" --names | sed 's|^rcu_forcers |rcu_forcers(tracing/origins.c) |;
 		s|^untraced_runners |untraced_runners(tracing/origins.c) |;
+		s|^rcu_runner |rcu_runner(tracing/origins.c) |;
 		s|^lock_handoff |lock_handoff(tracing/explain.c) |'
 	if [ "$scenario" = audit ]; then
 		_l=tracing/probes/$(qc_variant_audit "$variant").list

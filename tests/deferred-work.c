@@ -10,10 +10,14 @@
  *     drain that started it is on the send's path (before: no parent, and
  *     the stack above the interrupt's entry names no drain); once the run
  *     ends, the context's next send has none;
- *   - an irq_work's handler sends one (no event shows who queued it), or
- *     an RCU callback does (no event names which callback ran): the
+ *   - an irq_work's handler sends one (no event shows who queued it): the
  *     interruption is unknown, its sender named (before: remote, and so
  *     nobody's: a drain that queued it went unseen);
+ *   - an RCU callback sends one: it continues the call_rcu()s of its
+ *     function (the frame below rcu_do_batch) when the drain's path holds
+ *     all of them or none, and is unknown when they differ, when the frame
+ *     is a tail call's and any call_rcu() differs, when it may run a
+ *     callback queued before the trace, or when the trace lacks call_rcu();
  *   - a timer armed by CPU 0 expires in CPU 1's softirq and queues work
  *     there: the work's interruption is remote, deferred from CPU 0
  *     (before: inherited, as a softirq of CPU 1's own);
@@ -141,8 +145,85 @@ static void irq_work_case(void)
 	in.ns = v[sent].ns + 10;
 	origins_match(&o, &in, &out);
 	snprintf(got, sizeof(got), "%d senders, class %s", out.nsend, origin_class_names[out.cls]);
-	check("an RCU callback's IPI is unknown likewise: who queued the callback is not traced",
+	check("an RCU callback's IPI in a trace without call_rcu() is unknown: who queued it is not traced",
 	      out.nsend == 1 && out.cls == ORIGIN_UNKNOWN, got);
+}
+
+static bool drain_is_pid7(const void *ctx, const struct send *s)
+{
+	(void)ctx;
+	return s->pid == 7;
+}
+
+/*
+ * CPU 0 runs RCU callbacks; pids 7 (the drain) and 8 queue them, qc_cb or
+ * qc_other; two grace periods end by 1 s + 2 ns, and each callback's IPI
+ * to CPU 1 comes at @at. Returns the interruption's class, its sender's
+ * parent in *parent.
+ */
+static enum origin_class rcu_cb(const char *queuers, int frame, unsigned long long at, long *parent)
+{
+	static char *stacks[] = {
+		"qc_f",
+		"native_smp_send_reschedule < qc_cb < rcu_do_batch < rcu_core < handle_softirqs",
+		"native_smp_send_reschedule < qc_tail.part.0 < rcu_do_batch < nocb_cb_wait < rcu_nocb_cb_kthread",
+		"qc_cb", "qc_other",
+	};
+	static struct grace_period gp[2] = { { .start_ns = S(1) - 10, .end_ns = S(1) - 5 },
+					     { .start_ns = S(1) - 4, .end_ns = S(1) - 1 } };
+	struct interruption in = { .cpu = 1, .cause = "irq_vectors:reschedule", .pid = -1,
+				   .drain_path = drain_is_pid7 };
+	struct origin out;
+	const char *q;
+	long sent;
+
+	reset();
+	o.stacks = stacks;
+	o.nstacks = 5;
+	o.rcu_cbs = true;
+	o.gp = gp;
+	o.ngp = 2;
+	/* "7a": pid 7 queued qc_cb; "8b": pid 8 queued qc_other */
+	for (q = queuers; q[0] && q[1]; q += 2)
+		v[feed(SEND_RCU_CB, 0, q[0] - '0', 0, -1, 0x100 + o.n)].fname = q[1] == 'a' ? 3 : 4;
+	sent = feed(SEND_RESCHED, 0, 0, frame == 1 ? SOFT : 0, 1, 0);
+	v[sent].stack = frame;
+	v[sent].ns = at;
+	in.ns = at + 10;
+	origins_match(&o, &in, &out);
+	*parent = v[sent].parent;
+	o.gp = NULL;
+	return out.cls;
+}
+
+static void rcu_callback_case(void)
+{
+	const unsigned long long late = S(3), early = S(1) + 500000000ULL;
+	enum origin_class cls;
+	long parent;
+	char got[64];
+
+#define RCU_CHECK(desc, queuers, frame, at, want, want_parent)					\
+	do {											\
+		cls = rcu_cb(queuers, frame, at, &parent);					\
+		snprintf(got, sizeof(got), "class %s, parent %ld", origin_class_names[cls], parent);	\
+		check(desc, cls == (want) && parent == (want_parent), got);			\
+	} while (0)
+	RCU_CHECK("an RCU callback queued only by pid 8 sends: remote, continuing pid 8's call_rcu()",
+		  "8a8b", 1, late, ORIGIN_REMOTE, 0);
+	RCU_CHECK("... queued only by the drain (twice): continues the drain's newest call_rcu()",
+		  "7a8b7a", 1, late, ORIGIN_REMOTE, 2);
+	RCU_CHECK("... queued by the drain and by pid 8: unknown, which one ran is not traced",
+		  "7a8a", 1, late, ORIGIN_UNKNOWN, -1);
+	RCU_CHECK("a tail call's frame (qc_tail.part.0) names no callback: every call_rcu() counts, none the drain's",
+		  "8a8b", 2, late, ORIGIN_REMOTE, 1);
+	RCU_CHECK("... and one of them the drain's: unknown",
+		  "8a7b", 2, late, ORIGIN_UNKNOWN, -1);
+	RCU_CHECK("within 1 s of the second grace period's end, a callback queued before the trace may run: unknown",
+		  "8a", 1, early, ORIGIN_UNKNOWN, -1);
+	RCU_CHECK("no call_rcu() of any callback before it: unknown",
+		  "", 1, late, ORIGIN_UNKNOWN, -1);
+#undef RCU_CHECK
 }
 
 static void timer_case(void)
@@ -240,6 +321,7 @@ int main(void)
 {
 	hrtimer_case();
 	irq_work_case();
+	rcu_callback_case();
 	timer_case();
 	nested_case();
 	kthread_case();

@@ -15,7 +15,7 @@ QA=tracing/qc-analyze
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ktap_plan 70
+ktap_plan 77
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
 drain_fns=$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)
 analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$drain_fns" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
@@ -180,7 +180,7 @@ ccache_cc ${CC:-cc} -Wall -Itracing -Icommon $(pkg-config --cflags $P) -o "$tmp/
 for i in 1 2 3 4 5 6 7 8 9; do
 	ktap_check "grace periods: $(sed -n "s/^\(not \)*ok $i //p" "$tmp/gp.out" 2>/dev/null)" grep -q "^ok $i " "$tmp/gp.out"
 done
-# Deferral followed: what an irq_work's, a timer's, an hrtimer's or a
+# Deferral followed: what an RCU callback's, a timer's, an hrtimer's or a
 # kthread work's handler sends continues whoever armed it (crafted sends:
 # tests/deferred-work.c).
 # shellcheck disable=SC2046,SC2086
@@ -188,7 +188,7 @@ ccache_cc ${CC:-cc} -Wall -Itracing -Icommon $(pkg-config --cflags $P) -o "$tmp/
 	tests/deferred-work.c tracing/origins.c common/qc-util.c $(pkg-config --libs $P) \
 	2>"$tmp/dw.err" || ktap_diag "tests/deferred-work.c does not build: $(head -n 3 "$tmp/dw.err")"
 [ ! -x "$tmp/deferred-work" ] || "$tmp/deferred-work" > "$tmp/dw.out"
-for i in 1 2 3 4 5 6 7 8 9 10 11; do
+for i in $(seq 18); do
 	ktap_check "deferral: $(sed -n "s/^\(not \)*ok $i //p" "$tmp/dw.out" 2>/dev/null)" grep -q "^ok $i " "$tmp/dw.out"
 done
 ktap_finish

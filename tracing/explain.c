@@ -52,6 +52,14 @@ static bool origin_is_drain(struct ctx *c, const struct origin *org)
 	return origin_on_path(c, org, c->a->drain_functions, !c->a->calls_from);
 }
 
+/* For origins.c: is the drain on @snd's path (an RCU callback's queueing)? */
+static bool drain_path_of(const void *ctx, const struct send *snd)
+{
+	struct ctx *c = (struct ctx *)ctx;
+
+	return on_path(c, snd, c->a->drain_functions, !c->a->calls_from);
+}
+
 /*
  * A sleeping lock's release that wakes its next waiter: on PREEMPT_RT every
  * spinlock_t, mutex and rw lock is an rt_mutex and goes through
@@ -340,7 +348,7 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		.tick_rcu = s->tick_held_by_rcu, .tick_other = s->tick_held_other,
 		.after_interruption = s->rec.open && s->rec.prev_exit &&
 				      s->rec.ts - s->rec.prev_exit <= QC_CONTINUATION_NS,
-		.foreign = foreign_to, .ctx = c,
+		.foreign = foreign_to, .drain_path = drain_path_of, .ctx = c,
 	};
 	char chain[CAUSE_LEN * 4];
 	struct origin org;

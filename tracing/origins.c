@@ -119,6 +119,9 @@ static const struct send_event {
 	  .optional = true },
 	{ "sched", "sched_kthread_work_queue_work", SEND_ARM, NULL, NULL, NULL, NULL, "function", "work",
 	  .optional = true },
+	/* an RCU callback queued (traces made before it was probed lack it:
+	   what a callback sends is then unknown) */
+	{ "qcsend", "call_rcu", SEND_RCU_CB, "call_rcu", NULL, NULL, NULL, "func", "head", .optional = true },
 };
 #define NSEND_EVENTS ((int)(sizeof(send_events) / sizeof(send_events[0])))
 
@@ -236,6 +239,8 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 	}
 	i = origins_event("sched", "sched_migrate_task");
 	o->migrations = i >= 0 && o->ev[i].id >= 0;
+	i = origins_event("qcsend", "call_rcu");
+	o->rcu_cbs = i >= 0 && o->ev[i].id >= 0;
 	o->run = qc_realloc(NULL, NRUN_EVENTS * sizeof(*o->run));
 	for (i = 0; i < NRUN_EVENTS; i++) {
 		const struct run_event *re = &run_events[i];
@@ -1291,19 +1296,19 @@ const char *const origins_rcu_forcers[] = {
 };
 
 /*
- * Deferred handlers whose arming no event shows. An irq_work's:
+ * Deferred handlers whose arming no event shows: an irq_work's.
  * kernel/irq_work.c is built without ftrace, and kprobe events refuse a
  * notrace function (without CONFIG_KPROBE_EVENTS_ON_NOTRACE); the ring
  * buffer itself queues an irq_work to wake each waiting reader, so a
- * probe there would trace the tracer. An RCU callback's (rcu_do_batch()
- * runs it in RCU's softirq or an rcuo kthread, and no event names which
- * callback, so its call_rcu() cannot be found). A send from one (these
- * frames among its own) has a sender whose cause the trace cannot follow:
- * a drain may have armed the handler.
+ * probe there would trace the tracer. A send from one (these frames
+ * among its own) has a sender whose cause the trace cannot follow: a
+ * drain may have armed the handler. (An RCU callback's runner,
+ * rcu_do_batch(), is followed where the trace can: origins_rcu_runner.)
  */
 const char *const origins_untraced_runners[] = {
-	"irq_work_single", "irq_work_run_list", "rcu_do_batch", NULL
+	"irq_work_single", "irq_work_run_list", NULL
 };
+const char *const origins_rcu_runner[] = { "rcu_do_batch", NULL };
 
 bool origins_all_senders_have(const struct origins *o, const struct origin *org,
 			      const char *const *funcs)
@@ -1314,6 +1319,106 @@ bool origins_all_senders_have(const struct origins *o, const struct origin *org,
 		if (!origins_stack_has(o, &o->v[org->send[i]], funcs))
 			return false;
 	return org->nsend > 0;
+}
+
+static bool entry_frame(const char *fn, size_t n);
+static size_t base_len(const char *fn, size_t n);
+
+/*
+ * The function of the RCU callback @s was sent from: the frame below
+ * rcu_do_batch() among its own, into @buf ("" if none).
+ */
+static const char *rcu_callback_of(const struct origins *o, const struct send *s,
+				   char *buf, size_t len)
+{
+	const char *st = s->stack >= 0 ? o->stacks[s->stack] : "", *p, *q, *prev = NULL;
+
+	buf[0] = 0;
+	for (p = st; *p; p = q + 3) {
+		q = strstr(p, " < ");
+		if (!q)
+			q = p + strlen(p);
+		if (entry_frame(p, q - p))
+			break;
+		if (base_len(p, q - p) == strlen("rcu_do_batch") && !strncmp(p, "rcu_do_batch", 12)) {
+			if (prev)
+				snprintf(buf, len, "%.*s", (int)base_len(prev, p - 3 - prev), prev);
+			break;
+		}
+		prev = p;
+		if (!*q)
+			break;
+	}
+	return buf;
+}
+
+/*
+ * An RCU callback's send, followed to the call_rcu() that queued it
+ * (tracing/README.md, "Deferred work"). No event names the callback
+ * rcu_do_batch() runs, and its rcu_head is not on the stack: the
+ * callback is known by its function (the frame below rcu_do_batch()
+ * among the sender's own), and its queueing is one of that function's
+ * call_rcu()s before the send; when the frame names no traced callback
+ * (one the callback tail-called), any call_rcu() before it. The send
+ * continues the newest of them when the drain's path holds all of them
+ * or none: whichever it was, the answer is the same. It is refused
+ * (false) when they differ, when the trace lacks call_rcu(), or when
+ * the callback may have been queued before the trace began
+ * (ORIGIN_RCU_INVOKE_LAG_NS).
+ */
+static bool rcu_callback_followed(struct origins *o, const struct interruption *in,
+				  struct send *s)
+{
+	char fn[128];
+	long i, newest = -1, ndrain = 0, n = 0;
+	bool named = false;
+	int pass;
+
+	if (!o->rcu_cbs || o->ngp < 2 || s->ns < o->gp[1].end_ns + ORIGIN_RCU_INVOKE_LAG_NS)
+		return false;
+	rcu_callback_of(o, s, fn, sizeof(fn));
+	for (pass = 0; pass < 2 && !n; pass++)
+		for (i = 0; i < o->n && o->v[i].ns < s->ns; i++) {
+			const struct send *q = &o->v[i];
+
+			if (q->kind != SEND_RCU_CB)
+				continue;
+			named = fn[0] && q->fname >= 0 && !strcmp(o->stacks[q->fname], fn);
+			if (pass == 0 && !named)
+				continue;
+			n++;
+			newest = i;
+			ndrain += in->drain_path && in->drain_path(in->ctx, q);
+		}
+	if (!n || (ndrain && ndrain != n))
+		return false;
+	if (s->parent < 0)
+		s->parent = newest;
+	return true;
+}
+
+/*
+ * May @out, a remote interruption, stand: no sender ran a deferred
+ * handler whose arming the trace cannot follow (an irq_work's, or an RCU
+ * callback's that rcu_callback_followed() could not follow)?
+ */
+static bool rcu_callbacks_followed(struct origins *o, const struct interruption *in,
+				   struct origin *out)
+{
+	int i;
+
+	/* (a sender that ran neither: the interruption stands, as any remote one) */
+	for (i = 0; i < out->nsend; i++)
+		if (!origins_stack_has(o, &o->v[out->send[i]], origins_untraced_runners) &&
+		    !origins_stack_has(o, &o->v[out->send[i]], origins_rcu_runner))
+			return true;
+	for (i = 0; i < out->nsend; i++) {
+		struct send *s = &o->v[out->send[i]];
+
+		if (origins_stack_has(o, s, origins_untraced_runners) || !rcu_callback_followed(o, in, s))
+			return false;
+	}
+	return true;
 }
 
 bool origins_rcu_forcing(const struct origins *o, const struct origin *out)
@@ -1371,7 +1476,7 @@ void origins_match(struct origins *o, const struct interruption *in,
 	}
 	if (out->cls == ORIGIN_REMOTE && origins_rcu_forcing(o, out))
 		out->cls = ORIGIN_RCU_QS;
-	else if (out->cls == ORIGIN_REMOTE && origins_all_senders_have(o, out, origins_untraced_runners))
+	else if (out->cls == ORIGIN_REMOTE && !rcu_callbacks_followed(o, in, out))
 		out->cls = ORIGIN_UNKNOWN;	/* (its senders stay named) */
 	inherit(o, in->cpu, in->ns, out);
 }

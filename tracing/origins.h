@@ -56,6 +56,10 @@ enum send_kind {
 				   started, a kthread work queued;
 				   not a send, never a sender: the parent of what
 				   its handler sends when it runs (origins_run()) */
+	SEND_RCU_CB,		/* an RCU callback queued (call_rcu()): not a
+				   send, never a sender; what the callback sends
+				   when rcu_do_batch() runs it is followed to it
+				   (origins.c rcu_callback_followed()) */
 	SEND_KINDS
 };
 
@@ -81,6 +85,11 @@ extern const char *const origin_class_names[ORIGIN_CLASSES];
 					   trigger's call-single batch reached 318) */
 #define ORIGIN_PENDING		8	/* sends awaiting a stack, per CPU */
 #define ORIGIN_PATH_DEPTH	8	/* kworker hops a path is followed back */
+/* An RCU callback queued before the trace began was ready once the second
+   grace period that started in the trace ended (the first may have been
+   given out before it was accelerated); one that sent within this long
+   after that may still be one of them (origins.c rcu_callback_followed()) */
+#define ORIGIN_RCU_INVOKE_LAG_NS	1000000000ULL
 
 /*
  * A grace period: when it started and ended, its number (the value
@@ -230,6 +239,7 @@ struct origins {
 	struct resched_last { unsigned long long ns; int nsend; long newest; } *resched_last;
 	long nbare;	/* the self-test's bare vectors (SEND_BARE) in the trace */
 	bool migrations;	/* the trace has sched_migrate_task (SEND_MIGRATE) */
+	bool rcu_cbs;		/* the trace has call_rcu() (SEND_RCU_CB) */
 	/* fields the trace has but that could not be read: how many, the
 	   first one's CPU and name (origins_unread()) */
 	struct { long n; int cpu; char what[96]; } unread;
@@ -262,6 +272,8 @@ struct interruption {
 	bool after_interruption;	/* within the continuation of another one */
 	/* is task @pid (@comm) foreign to this CPU's measured workload? */
 	bool (*foreign)(const void *ctx, int cpu, int pid, const char *comm);
+	/* is the drain on @s's path (explain.c on_path())? NULL: never */
+	bool (*drain_path)(const void *ctx, const struct send *s);
 	const void *ctx;
 };
 
@@ -323,11 +335,14 @@ bool origins_stack_has(const struct origins *o, const struct send *s,
 extern const char *const origins_rcu_forcers[];
 /*
  * The frames of a deferred handler whose arming no event shows, an
- * irq_work's or an RCU callback's (qc-analyze --names lists them): a
- * remote interruption every sender of which has one among its own frames
- * is unknown, its senders named (tracing/README.md, "Deferred work").
+ * irq_work's (qc-analyze --names lists them): a remote interruption every
+ * sender of which has one among its own frames, or an RCU callback's that
+ * cannot be followed, is unknown, its senders named (tracing/README.md,
+ * "Deferred work").
  */
 extern const char *const origins_untraced_runners[];
+/* the function that runs RCU callbacks (origins.c rcu_callback_followed()) */
+extern const char *const origins_rcu_runner[];
 /*
  * Does every one of @org's senders (at least one) hold one of @funcs among
  * its own frames (origins_stack_has())?

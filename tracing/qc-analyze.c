@@ -680,6 +680,7 @@ int main(int argc, char **argv)
 		case 'N':
 			print_names("rcu_forcers", origins_rcu_forcers);
 			print_names("untraced_runners", origins_untraced_runners);
+			print_names("rcu_runner", origins_rcu_runner);
 			print_names("lock_handoff", explain_lock_handoff);
 			return 0;
 		case 'h':
