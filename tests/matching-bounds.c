@@ -31,6 +31,10 @@
  *   - an inherited interruption matched after a later one (the counting
  *     rule counts an interrupt's record when it closes) takes the origin
  *     before it in time: before, it took the later one's;
+ *   - a tick ORIGIN_INHERIT_NS or more after the interruption before it
+ *     on its CPU inherits nothing (its CPU's own timer): before, a tick a
+ *     second after an IPI took the IPI's sender, and after RCU's forcing,
+ *     its class; one within the bound still inherits;
  *   - a send whose stack came after a vector (its unwind outlasted the
  *     vector: the entry was queued after it) is not that vector's, and
  *     stays the next one's: before, the earlier vector took it, and the
@@ -303,6 +307,47 @@ static void inherit_order_case(void)
 }
 
 /*
+ * CPU 1: a reschedule IPI from RCU's forcing (pid 5, resched_cpu() from
+ * force_qs_rnp) at 1 s + 100, then a tick @after later with no tick
+ * dependency held.
+ */
+static enum origin_class tick_after(unsigned long long after, int *nsend)
+{
+	static struct send v[1];
+	static char *names[] = { "qc_f", "native_smp_send_reschedule < resched_curr < resched_cpu < force_qs_rnp < rcu_gp_fqs_loop" };
+	struct origin last[2], prev[2], out;
+	struct origins o = { .v = v, .n = 1, .ncpus = 2, .last = last, .prev = prev,
+			     .stacks = names, .nstacks = 2 };
+	struct interruption ipi = { .cpu = 1, .ns = S(1) + 100, .vec_ns = S(1) + 100,
+				    .cause = "irq_vectors:reschedule", .pid = -1 };
+	struct interruption tick = { .cpu = 1, .ns = S(1) + 100 + after, .cause = "irq_vectors:local_timer",
+				     .pid = -1 };
+
+	memset(last, 0, sizeof(last));
+	memset(prev, 0, sizeof(prev));
+	v[0] = (struct send){ .ns = S(1) + 50, .kind = SEND_RESCHED, .cpu = 0, .pid = 5, .targets = 1 << 1,
+			      .parent = -1, .queueing = -1, .stack = 1, .comm = -1, .fname = -1 };
+	origins_match(&o, &ipi, &out);
+	origins_match(&o, &tick, &out);
+	*nsend = out.nsend;
+	return out.cls;
+}
+
+static void inherit_bound_case(void)
+{
+	enum origin_class near, far;
+	int nnear, nfar;
+	char got[96];
+
+	near = tick_after(ORIGIN_INHERIT_NS, &nnear);
+	far = tick_after(ORIGIN_INHERIT_NS + 1, &nfar);
+	snprintf(got, sizeof(got), "at the bound: %s, %d senders; past it: %s, %d senders",
+		 origin_class_names[near], nnear, origin_class_names[far], nfar);
+	check("a tick at the inherit bound after RCU's forcing IPI inherits it; one past the bound inherits nothing",
+	      near == ORIGIN_RCU_QS && nnear == 1 && far == ORIGIN_INHERITED && nfar == 0, got);
+}
+
+/*
  * CPU 0's csd_many to CPU 1 (callback qc_f) is probed at 1 s + 100 and its
  * stack recorded at 1 s + 500; CPU 1 takes a call-single vector at
  * 1 s + 200 (a wake-up's: no callback) and qc_f's at 1 s + 600.
@@ -346,6 +391,7 @@ int main(void)
 	late_resched_case();
 	task_case();
 	inherit_order_case();
+	inherit_bound_case();
 	late_stack_case();
 	return failed ? 1 : 0;
 }

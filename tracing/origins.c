@@ -1247,7 +1247,10 @@ static bool starts(const char *s, const char *prefix)
  * a work item that started after the interrupt may be matched first (a
  * tick, then drain_local_pages_wq: 652 ticks so on one wq trace); the
  * interrupt then takes the origin before that work item, not the work
- * item's, which came after it. (One older than both takes none.)
+ * item's, which came after it. (One older than both takes none.) And
+ * within ORIGIN_INHERIT_NS: a tick that comes a second after the last
+ * interruption is its CPU's own timer, not that interruption's doing,
+ * and takes nothing (it stays inherited, without a sender: never remote).
  */
 static void inherit(struct origins *o, int cpu, unsigned long long ns, struct origin *out)
 {
@@ -1258,6 +1261,8 @@ static void inherit(struct origins *o, int cpu, unsigned long long ns, struct or
 	cause = &o->last[cpu];
 	if (o->prev && cause->ns > ns)
 		cause = o->prev[cpu].ns <= ns ? &o->prev[cpu] : NULL;
+	if (cause && ns - cause->ns > ORIGIN_INHERIT_NS)
+		cause = NULL;
 	if (cause && out->cls == ORIGIN_INHERITED && cause->nsend) {
 		memcpy(out->send, cause->send, cause->nsend * sizeof(out->send[0]));
 		out->nsend = cause->nsend;
