@@ -35,6 +35,10 @@
  *     on its CPU inherits nothing (its CPU's own timer): before, a tick a
  *     second after an IPI took the IPI's sender, and after RCU's forcing,
  *     its class; one within the bound still inherits;
+ *   - a csd_many whose caller waited (SCF_WAIT) and returned has no entry
+ *     pending: a CPU its cond_func skipped (its mask still holds it) does
+ *     not take it for a vector after the return; before, as the oldest
+ *     unmatched entry of its callback, it took another sender's;
  *   - a send whose stack came after a vector (its unwind outlasted the
  *     vector: the entry was queued after it) is not that vector's, and
  *     stays the next one's: before, the earlier vector took it, and the
@@ -348,6 +352,56 @@ static void inherit_bound_case(void)
 }
 
 /*
+ * CPU 0: pid 5's csd_many to CPUs 1 and 2 (callback qc_f, SCF_WAIT, CPU 2
+ * skipped by its cond_func) at 1 s + 100, CPU 1's vector at 1 s + 200,
+ * the call's return at 1 s + 300; pid 6's csd_many to CPU 2 at 1 s + 5 ms
+ * and CPU 2's vector 100 ns later. @ret: whether the return was traced.
+ */
+static int skipped_cpu_sender(bool ret)
+{
+	static struct send v[3];
+	static char *names[] = { "qc_f" };
+	long many[2] = { -1, -1 };
+	struct origin last[3], out;
+	struct origins o = { .v = v, .ncpus = 3, .last = last, .many = many, .stacks = names, .nstacks = 1 };
+	struct interruption one = { .cpu = 1, .ns = S(1) + 200, .vec_ns = S(1) + 200,
+				    .cause = "irq_vectors:call_function:qc_f", .pid = -1 };
+	struct interruption two = { .cpu = 2, .ns = S(1) + 5000100, .vec_ns = S(1) + 5000100,
+				    .cause = "irq_vectors:call_function_single:qc_f", .pid = -1 };
+	const struct send f[3] = {
+		{ .ns = S(1) + 100, .kind = SEND_CSD_MANY, .pid = 5, .targets = 6, .wait = QC_SCF_WAIT, .fname = 0 },
+		{ .ns = S(1) + 300, .kind = SEND_CSD_MANY_RET, .pid = 5, .wait = -1, .fname = -1 },
+		{ .ns = S(1) + 5000000, .kind = SEND_CSD_MANY, .pid = 6, .targets = 4, .wait = QC_SCF_WAIT, .fname = 0 },
+	};
+	int i;
+
+	memset(last, 0, sizeof(last));
+	for (i = 0; i < 3; i++) {
+		if (i == 1 && !ret)
+			continue;
+		v[o.n] = f[i];
+		v[o.n].parent = v[o.n].queueing = v[o.n].stack = v[o.n].comm = -1;
+		origins_link(&o, &v[o.n], 0);
+		o.n++;
+	}
+	origins_match(&o, &one, &out);
+	origins_match(&o, &two, &out);
+	return out.nsend ? v[out.send[0]].pid : -1;
+}
+
+static void skipped_cpu_case(void)
+{
+	int traced = skipped_cpu_sender(true), untraced = skipped_cpu_sender(false);
+	char got[64];
+
+	snprintf(got, sizeof(got), "with the return: pid %d; without: pid %d", traced, untraced);
+	check("a vector after a waited csd_many returned is not that call's (a CPU its cond_func skipped)",
+	      traced == 6, got);
+	check("... in a trace without the return, the oldest unmatched entry of its callback, as before",
+	      untraced == 5, got);
+}
+
+/*
  * CPU 0's csd_many to CPU 1 (callback qc_f) is probed at 1 s + 100 and its
  * stack recorded at 1 s + 500; CPU 1 takes a call-single vector at
  * 1 s + 200 (a wake-up's: no callback) and qc_f's at 1 s + 600.
@@ -392,6 +446,7 @@ int main(void)
 	task_case();
 	inherit_order_case();
 	inherit_bound_case();
+	skipped_cpu_case();
 	late_stack_case();
 	return failed ? 1 : 0;
 }

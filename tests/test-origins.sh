@@ -15,7 +15,7 @@ QA=tracing/qc-analyze
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ktap_plan 78
+ktap_plan 80
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
 drain_fns=$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)
 analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$drain_fns" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
@@ -167,7 +167,7 @@ ccache_cc ${CC:-cc} -Wall -Itracing -Icommon $(pkg-config --cflags $P) -o "$tmp/
 	tests/matching-bounds.c tracing/origins.c tracing/drains.c common/qc-util.c $(pkg-config --libs $P) \
 	2>"$tmp/bounds.err" || ktap_diag "tests/matching-bounds.c does not build: $(head -n 3 "$tmp/bounds.err")"
 [ ! -x "$tmp/matching-bounds" ] || "$tmp/matching-bounds" > "$tmp/bounds.out"
-for i in $(seq 16); do
+for i in $(seq 18); do
 	ktap_check "bounds: $(sed -n "s/^\(not \)*ok $i //p" "$tmp/bounds.out" 2>/dev/null)" grep -q "^ok $i " "$tmp/bounds.out"
 done
 # Whose grace period: RCU's request path, not the order of calls, and

@@ -69,16 +69,25 @@ static const struct send_event {
 	 * it was recorded still analyse).
 	 */
 	bool optional;
+	/*
+	 * A field only some traces have, or NULL: smp_call_function_many_cond()'s
+	 * SCF flags (traces made before it was recorded lack it, and its
+	 * entries stay candidates as before). Read into struct send's wait.
+	 */
+	const char *wait;
 } send_events[] = {
-	{ "qcsend", "resched", SEND_RESCHED, "native_smp_send_reschedule", "target", NULL, NULL, NULL, NULL, false },
-	{ "qcsend", "csd_queue", SEND_CSD, "__smp_call_single_queue", "target", NULL, "type", "func", NULL, false },
-	{ "qcsend", "csd_many", SEND_CSD_MANY, "smp_call_function_many_cond", NULL, "mask", NULL, "func", NULL, false },
-	{ "qcsend", "tick_dep_cpu", SEND_TICK_DEP, "tick_nohz_dep_set_cpu", "target", NULL, "bit", NULL, NULL, false },
-	{ "qcsend", "tick_dep_task", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_task", NULL, NULL, "bit", NULL, NULL, false },
-	{ "qcsend", "tick_dep_signal", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_signal", NULL, NULL, "bit", NULL, NULL, false },
-	{ "qcsend", "tick_dep_all", SEND_TICK_DEP_ALL, "tick_nohz_dep_set", NULL, NULL, "bit", NULL, NULL, false },
-	{ "qcsend", "resched_cpu", SEND_RESCHED_CPU, "resched_cpu", "target", NULL, NULL, NULL, NULL, false },
-	{ "qcsend", "flush_work", SEND_FLUSH, "__flush_work", NULL, NULL, NULL, NULL, "work", false },
+	{ "qcsend", "resched", SEND_RESCHED, "native_smp_send_reschedule", "target", NULL, NULL, NULL, NULL, false, NULL },
+	{ "qcsend", "csd_queue", SEND_CSD, "__smp_call_single_queue", "target", NULL, "type", "func", NULL, false, NULL },
+	{ "qcsend", "csd_many", SEND_CSD_MANY, "smp_call_function_many_cond", NULL, "mask", NULL, "func", NULL, false,
+	  .wait = "flags" },
+	/* (traces made before it was probed lack it: see csd_many's flags) */
+	{ "qcsend", "csd_many_ret", SEND_CSD_MANY_RET, NULL, NULL, NULL, NULL, NULL, NULL, .optional = true },
+	{ "qcsend", "tick_dep_cpu", SEND_TICK_DEP, "tick_nohz_dep_set_cpu", "target", NULL, "bit", NULL, NULL, false, NULL },
+	{ "qcsend", "tick_dep_task", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_task", NULL, NULL, "bit", NULL, NULL, false, NULL },
+	{ "qcsend", "tick_dep_signal", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_signal", NULL, NULL, "bit", NULL, NULL, false, NULL },
+	{ "qcsend", "tick_dep_all", SEND_TICK_DEP_ALL, "tick_nohz_dep_set", NULL, NULL, "bit", NULL, NULL, false, NULL },
+	{ "qcsend", "resched_cpu", SEND_RESCHED_CPU, "resched_cpu", "target", NULL, NULL, NULL, NULL, false, NULL },
+	{ "qcsend", "flush_work", SEND_FLUSH, "__flush_work", NULL, NULL, NULL, NULL, "work", false, NULL },
 	/* (traces made before it was probed lack it: every flush then stays a
 	   candidate for a barrier) */
 	{ "qcsend", "flush_work_ret", SEND_FLUSH_RET, NULL, NULL, NULL, "barrier", NULL, NULL,
@@ -89,12 +98,12 @@ static const struct send_event {
 	/* the self-test's planter (probes/plant.list): not a send; traces of
 	   other scenarios, and older ones, lack it */
 	{ "qcplant", "bare_sent", SEND_BARE, NULL, "target", NULL, NULL, NULL, NULL, .optional = true },
-	{ "qcsend", "sync_rcu", SEND_SYNC_RCU, NULL, NULL, NULL, NULL, NULL, NULL, false },
-	{ "qcsend", "sync_rcu_ret", SEND_SYNC_RCU_RET, NULL, NULL, NULL, NULL, NULL, NULL, false },
-	{ "qcsend", "gp_init", SEND_GP_INIT, NULL, NULL, NULL, "started", NULL, NULL, false },
-	{ "qcsend", "gp_cleanup", SEND_GP_CLEANUP, NULL, NULL, NULL, NULL, NULL, NULL, false },
-	{ "workqueue", "workqueue_queue_work", SEND_WORK, "__queue_work", "cpu", NULL, NULL, "function", "work", false },
-	{ "sched", "sched_waking", SEND_WAKING, "try_to_wake_up", "target_cpu", NULL, NULL, NULL, "pid", false },
+	{ "qcsend", "sync_rcu", SEND_SYNC_RCU, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL },
+	{ "qcsend", "sync_rcu_ret", SEND_SYNC_RCU_RET, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL },
+	{ "qcsend", "gp_init", SEND_GP_INIT, NULL, NULL, NULL, "started", NULL, NULL, false, NULL },
+	{ "qcsend", "gp_cleanup", SEND_GP_CLEANUP, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL },
+	{ "workqueue", "workqueue_queue_work", SEND_WORK, "__queue_work", "cpu", NULL, NULL, "function", "work", false, NULL },
+	{ "sched", "sched_waking", SEND_WAKING, "try_to_wake_up", "target_cpu", NULL, NULL, NULL, "pid", false, NULL },
 	/* (traces made before it was probed lack it: delayed work's arming) */
 	{ "qcsend", "timer_on", SEND_TIMER_ON, "add_timer_on", "target", NULL, NULL, "func", "timer",
 	  .optional = true },
@@ -192,10 +201,11 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 	o->prev = per_cpu(ncpus, sizeof(*o->prev));
 	o->accel = per_cpu(ncpus, sizeof(*o->accel));
 	o->grab = per_cpu(ncpus, sizeof(*o->grab));
+	o->many = per_cpu(ncpus, sizeof(*o->many));
 	o->resched_last = per_cpu(ncpus, sizeof(*o->resched_last));
 	o->irq_run = per_cpu(ncpus, sizeof(*o->irq_run));
 	for (i = 0; i < ncpus; i++) {
-		o->accel[i] = o->grab[i] = o->irq_run[i][0] = o->irq_run[i][1] = -1;
+		o->accel[i] = o->grab[i] = o->many[i] = o->irq_run[i][0] = o->irq_run[i][1] = -1;
 		o->resched_last[i] = (struct resched_last){ .newest = -1 };
 		o->npending[i] = 0;
 		memset(&o->last[i], 0, sizeof(o->last[i]));
@@ -218,6 +228,7 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 			oe->type = field_of(e, se->type, &ok);
 			oe->func = field_of(e, se->func, &ok);
 			oe->work = field_of(e, se->work, &ok);
+			oe->wait = se->wait ? tep_find_field(e, se->wait) : NULL;
 			for (k = 0; k < 3; k++) {
 				oe->seq[k] = seq_fields[se->kind][k] ?
 					     tep_find_field(e, seq_fields[se->kind][k]) : NULL;
@@ -624,6 +635,18 @@ void origins_link(struct origins *o, struct send *s, int cpu)
 	case SEND_GRAB:
 		o->grab[cpu] = o->n;
 		break;
+	case SEND_CSD_MANY:
+		if (o->many)
+			o->many[cpu] = o->n;
+		break;
+	case SEND_CSD_MANY_RET:
+		/* (it runs with preemption off, and never from an interrupt) */
+		a = o->many ? o->many[cpu] : -1;
+		if (a >= 0 && o->v[a].pid == s->pid && o->v[a].wait >= 0 && (o->v[a].wait & QC_SCF_WAIT))
+			o->v[a].done_ns = s->ns;
+		if (o->many)
+			o->many[cpu] = -1;
+		break;
 	case SEND_GRAB_RET:
 		a = o->grab[cpu];
 		o->grab[cpu] = -1;
@@ -712,6 +735,7 @@ void origins_record(struct origins *o, struct tep_handle *tep,
 	s->type = (unsigned int)num(o, oe->type, r, cpu);
 	s->func = num(o, oe->func, r, cpu);
 	s->work = num(o, oe->work, r, cpu);
+	s->wait = oe->wait ? (int)num(o, oe->wait, r, cpu) : -1;
 	for (i = 0; i < 3; i++)
 		s->seq[i] = num(o, oe->seq[i], r, cpu);
 	if (s->func) {
@@ -1074,6 +1098,8 @@ static void collect(struct origins *o, const struct interruption *in,
 			continue;
 		if ((s->ns <= floor && s->stack_ns <= floor) || s->stack_ns > in->ns)
 			continue;
+		if (s->done_ns && in->vec_ns > s->done_ns + ORIGIN_CLOCK_SKEW_NS)
+			continue;	/* every entry it queued ran before this vector */
 		if (fn && !fname_is(o, s, fn))
 			continue;
 		take(o, out, i, in->cpu, true);
@@ -1628,6 +1654,7 @@ void origins_free(struct origins *o)
 	free(o->run);
 	free(o->accel);
 	free(o->grab);
+	free(o->many);
 	free(o->resched_last);
 	memset(o, 0, sizeof(*o));
 }

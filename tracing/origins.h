@@ -52,6 +52,9 @@ enum send_kind {
 	SEND_MIGRATE,		/* a task moved to another CPU (sched_migrate_task):
 				   not a send, never a sender; where a woken task
 				   went (origins.c match_task()) */
+	SEND_CSD_MANY_RET,	/* smp_call_function_many_cond() returned: not a
+				   send; when its caller waited, every entry
+				   it queued has run (struct send's done_ns) */
 	SEND_ARM,		/* a deferred handler armed: a timer or an hrtimer
 				   started, a kthread work queued;
 				   not a send, never a sender: the parent of what
@@ -75,6 +78,13 @@ enum origin_class {
 	ORIGIN_CLASSES
 };
 extern const char *const origin_class_names[ORIGIN_CLASSES];
+
+/* SCF_WAIT (kernel/smp.c): smp_call_function_many_cond() waits for every entry */
+#define QC_SCF_WAIT		0x1
+/* How far two vCPUs' trace clocks may disagree: a vector's entry on its
+   CPU stands before the return of the call that waited for it, to within
+   this (TCG's vCPU clocks order two CPUs' events to a few microseconds) */
+#define ORIGIN_CLOCK_SKEW_NS	1000000ULL
 
 /* TICK_DEP_BIT_RCU and TICK_DEP_BIT_RCU_EXP (include/linux/tick.h) */
 #define QC_TICK_DEP_BIT_RCU	4
@@ -160,6 +170,13 @@ struct send {
 	long chain;
 	/* WORK: its item started running (workqueue_execute_start) */
 	bool ran;
+	/* CSD_MANY: its SCF flags (bit 0, SCF_WAIT: the caller waits for
+	   every entry it queued), or -1 when the trace lacks them; and the
+	   return of a call that waited, or 0: no entry of it is pending
+	   after that, so a CPU its cond_func skipped (its mask still holds
+	   it) cannot take it for a later vector */
+	int wait;
+	unsigned long long done_ns;
 	/* GP_REQUEST: the grace period asked for, the rcu_node's gp_seq and
 	   gp_seq_needed then; RCU_ACCEL: [0] that grace period; GP_INIT: [1]
 	   the root rcu_node's gp_seq when it started one */
@@ -207,7 +224,7 @@ struct origins {
 	/* the events read, and their fields by name */
 	struct origin_event {
 		int id;		/* -1: not in the trace */
-		struct tep_format_field *target, *mask, *type, *func, *work, *seq[3];
+		struct tep_format_field *target, *mask, *type, *func, *work, *seq[3], *wait;
 	} *ev;
 	int nev;
 	struct grace_period *gp;	/* in order, after origins_finish() */
@@ -240,6 +257,7 @@ struct origins {
 	int nrun;
 	long *accel;	/* per trace CPU: its last RCU_ACCEL awaiting its request */
 	long *grab;	/* per trace CPU: its last GRAB awaiting its return */
+	long *many;	/* per trace CPU: its last CSD_MANY awaiting its return */
 	/* per trace CPU: its last reschedule vector, how many sends it took
 	   and the newest of them (origins.c match_resched()) */
 	struct resched_last { unsigned long long ns; int nsend; long newest; } *resched_last;
