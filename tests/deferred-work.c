@@ -17,7 +17,8 @@
  *     function (the frame below rcu_do_batch) when the drain's path holds
  *     all of them or none, and is unknown when they differ, when the frame
  *     is a tail call's and any call_rcu() differs, when it may run a
- *     callback queued before the trace, or when the trace lacks call_rcu();
+ *     callback queued before the trace, or when the trace lacks their
+ *     queueings' functions (rcu_queue's func, rcu_bypass);
  *   - a timer armed by CPU 0 expires in CPU 1's softirq and queues work
  *     there: the work's interruption is remote, deferred from CPU 0
  *     (before: inherited, as a softirq of CPU 1's own);
@@ -145,7 +146,7 @@ static void irq_work_case(void)
 	in.ns = v[sent].ns + 10;
 	origins_match(&o, &in, &out);
 	snprintf(got, sizeof(got), "%d senders, class %s", out.nsend, origin_class_names[out.cls]);
-	check("an RCU callback's IPI in a trace without call_rcu() is unknown: who queued it is not traced",
+	check("an RCU callback's IPI in a trace without its queueings' functions is unknown: who queued it is not traced",
 	      out.nsend == 1 && out.cls == ORIGIN_UNKNOWN, got);
 }
 
@@ -183,9 +184,11 @@ static enum origin_class rcu_cb(const char *queuers, int frame, unsigned long lo
 	o.rcu_cbs = true;
 	o.gp = gp;
 	o.ngp = 2;
-	/* "7a": pid 7 queued qc_cb; "8b": pid 8 queued qc_other */
+	/* "7a": pid 7 queued qc_cb (rcu_queue); "8b": pid 8 queued qc_other;
+	   "8A": pid 8 queued qc_cb on a nocb CPU's bypass list (rcu_bypass) */
 	for (q = queuers; q[0] && q[1]; q += 2)
-		v[feed(SEND_RCU_CB, 0, q[0] - '0', 0, -1, 0x100 + o.n)].fname = q[1] == 'a' ? 3 : 4;
+		v[feed(q[1] == 'A' ? SEND_RCU_CB : SEND_RCU_QUEUE, 0, q[0] - '0', 0, -1, 0x100 + o.n)].fname =
+			q[1] == 'b' ? 4 : 3;
 	sent = feed(SEND_RESCHED, 0, 0, frame == 1 ? SOFT : 0, 1, 0);
 	v[sent].stack = frame;
 	v[sent].ns = at;
@@ -211,6 +214,8 @@ static void rcu_callback_case(void)
 	} while (0)
 	RCU_CHECK("an RCU callback queued only by pid 8 sends: remote, continuing pid 8's call_rcu()",
 		  "8a8b", 1, late, ORIGIN_REMOTE, 0);
+	RCU_CHECK("... and queued on a bypass list by the drain too: unknown",
+		  "8a8b7A", 1, late, ORIGIN_UNKNOWN, -1);
 	RCU_CHECK("... queued only by the drain (twice): continues the drain's newest call_rcu()",
 		  "7a8b7a", 1, late, ORIGIN_REMOTE, 2);
 	RCU_CHECK("... queued by the drain and by pid 8: unknown, which one ran is not traced",
@@ -221,7 +226,7 @@ static void rcu_callback_case(void)
 		  "8a7b", 2, late, ORIGIN_UNKNOWN, -1);
 	RCU_CHECK("within 1 s of the second grace period's end, a callback queued before the trace may run: unknown",
 		  "8a", 1, early, ORIGIN_UNKNOWN, -1);
-	RCU_CHECK("no call_rcu() of any callback before it: unknown",
+	RCU_CHECK("no queueing of any callback before it: unknown",
 		  "", 1, late, ORIGIN_UNKNOWN, -1);
 #undef RCU_CHECK
 }

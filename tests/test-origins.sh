@@ -15,7 +15,7 @@ QA=tracing/qc-analyze
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ktap_plan 80
+ktap_plan 81
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "tracing/qc-analyze does not build"
 drain_fns=$(jq -r '.drain_functions | join(",")' tracing/verdict-policy.json)
 analyze() { "$QA" --cpus 1-3 --task oslat,refill --drain-functions "$drain_fns" --json "$tmp/$1.json" --explain "$tmp/$1.jsonl" --quiet "$FX/$2" 2>"$tmp/$1.err"; }
@@ -188,7 +188,7 @@ ccache_cc ${CC:-cc} -Wall -Itracing -Icommon $(pkg-config --cflags $P) -o "$tmp/
 	tests/deferred-work.c tracing/origins.c common/qc-util.c $(pkg-config --libs $P) \
 	2>"$tmp/dw.err" || ktap_diag "tests/deferred-work.c does not build: $(head -n 3 "$tmp/dw.err")"
 [ ! -x "$tmp/deferred-work" ] || "$tmp/deferred-work" > "$tmp/dw.out"
-for i in $(seq 18); do
+for i in $(seq 19); do
 	ktap_check "deferral: $(sed -n "s/^\(not \)*ok $i //p" "$tmp/dw.out" 2>/dev/null)" grep -q "^ok $i " "$tmp/dw.out"
 done
 ktap_finish

@@ -70,24 +70,26 @@ static const struct send_event {
 	 */
 	bool optional;
 	/*
-	 * A field only some traces have, or NULL: smp_call_function_many_cond()'s
-	 * SCF flags (traces made before it was recorded lack it, and its
-	 * entries stay candidates as before). Read into struct send's wait.
+	 * Fields only some traces have, or NULL (traces made before they
+	 * were recorded still analyse): smp_call_function_many_cond()'s SCF
+	 * flags, read into struct send's wait (without them its entries
+	 * stay candidates, as before); an RCU callback's function, read as
+	 * func (without it, what a callback sends is unknown).
 	 */
-	const char *wait;
+	const char *wait, *opt_func;
 } send_events[] = {
-	{ "qcsend", "resched", SEND_RESCHED, "native_smp_send_reschedule", "target", NULL, NULL, NULL, NULL, false, NULL },
-	{ "qcsend", "csd_queue", SEND_CSD, "__smp_call_single_queue", "target", NULL, "type", "func", NULL, false, NULL },
+	{ "qcsend", "resched", SEND_RESCHED, "native_smp_send_reschedule", "target", NULL, NULL, NULL, NULL, .optional = false },
+	{ "qcsend", "csd_queue", SEND_CSD, "__smp_call_single_queue", "target", NULL, "type", "func", NULL, .optional = false },
 	{ "qcsend", "csd_many", SEND_CSD_MANY, "smp_call_function_many_cond", NULL, "mask", NULL, "func", NULL, false,
 	  .wait = "flags" },
 	/* (traces made before it was probed lack it: see csd_many's flags) */
 	{ "qcsend", "csd_many_ret", SEND_CSD_MANY_RET, NULL, NULL, NULL, NULL, NULL, NULL, .optional = true },
-	{ "qcsend", "tick_dep_cpu", SEND_TICK_DEP, "tick_nohz_dep_set_cpu", "target", NULL, "bit", NULL, NULL, false, NULL },
-	{ "qcsend", "tick_dep_task", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_task", NULL, NULL, "bit", NULL, NULL, false, NULL },
-	{ "qcsend", "tick_dep_signal", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_signal", NULL, NULL, "bit", NULL, NULL, false, NULL },
-	{ "qcsend", "tick_dep_all", SEND_TICK_DEP_ALL, "tick_nohz_dep_set", NULL, NULL, "bit", NULL, NULL, false, NULL },
-	{ "qcsend", "resched_cpu", SEND_RESCHED_CPU, "resched_cpu", "target", NULL, NULL, NULL, NULL, false, NULL },
-	{ "qcsend", "flush_work", SEND_FLUSH, "__flush_work", NULL, NULL, NULL, NULL, "work", false, NULL },
+	{ "qcsend", "tick_dep_cpu", SEND_TICK_DEP, "tick_nohz_dep_set_cpu", "target", NULL, "bit", NULL, NULL, .optional = false },
+	{ "qcsend", "tick_dep_task", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_task", NULL, NULL, "bit", NULL, NULL, .optional = false },
+	{ "qcsend", "tick_dep_signal", SEND_TICK_DEP_ALL, "tick_nohz_dep_set_signal", NULL, NULL, "bit", NULL, NULL, .optional = false },
+	{ "qcsend", "tick_dep_all", SEND_TICK_DEP_ALL, "tick_nohz_dep_set", NULL, NULL, "bit", NULL, NULL, .optional = false },
+	{ "qcsend", "resched_cpu", SEND_RESCHED_CPU, "resched_cpu", "target", NULL, NULL, NULL, NULL, .optional = false },
+	{ "qcsend", "flush_work", SEND_FLUSH, "__flush_work", NULL, NULL, NULL, NULL, "work", .optional = false },
 	/* (traces made before it was probed lack it: every flush then stays a
 	   candidate for a barrier) */
 	{ "qcsend", "flush_work_ret", SEND_FLUSH_RET, NULL, NULL, NULL, "barrier", NULL, NULL,
@@ -98,18 +100,19 @@ static const struct send_event {
 	/* the self-test's planter (probes/plant.list): not a send; traces of
 	   other scenarios, and older ones, lack it */
 	{ "qcplant", "bare_sent", SEND_BARE, NULL, "target", NULL, NULL, NULL, NULL, .optional = true },
-	{ "qcsend", "sync_rcu", SEND_SYNC_RCU, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL },
-	{ "qcsend", "sync_rcu_ret", SEND_SYNC_RCU_RET, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL },
-	{ "qcsend", "gp_init", SEND_GP_INIT, NULL, NULL, NULL, "started", NULL, NULL, false, NULL },
-	{ "qcsend", "gp_cleanup", SEND_GP_CLEANUP, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL },
-	{ "workqueue", "workqueue_queue_work", SEND_WORK, "__queue_work", "cpu", NULL, NULL, "function", "work", false, NULL },
-	{ "sched", "sched_waking", SEND_WAKING, "try_to_wake_up", "target_cpu", NULL, NULL, NULL, "pid", false, NULL },
+	{ "qcsend", "sync_rcu", SEND_SYNC_RCU, NULL, NULL, NULL, NULL, NULL, NULL, .optional = false },
+	{ "qcsend", "sync_rcu_ret", SEND_SYNC_RCU_RET, NULL, NULL, NULL, NULL, NULL, NULL, .optional = false },
+	{ "qcsend", "gp_init", SEND_GP_INIT, NULL, NULL, NULL, "started", NULL, NULL, .optional = false },
+	{ "qcsend", "gp_cleanup", SEND_GP_CLEANUP, NULL, NULL, NULL, NULL, NULL, NULL, .optional = false },
+	{ "workqueue", "workqueue_queue_work", SEND_WORK, "__queue_work", "cpu", NULL, NULL, "function", "work", .optional = false },
+	{ "sched", "sched_waking", SEND_WAKING, "try_to_wake_up", "target_cpu", NULL, NULL, NULL, "pid", .optional = false },
 	/* (traces made before it was probed lack it: delayed work's arming) */
 	{ "qcsend", "timer_on", SEND_TIMER_ON, "add_timer_on", "target", NULL, NULL, "func", "timer",
 	  .optional = true },
 	/* RCU's request path: who made RCU need each grace period (traces
 	   made before it was probed lack it: origins.rcu_untraced) */
-	{ "qcsend", "rcu_queue", SEND_RCU_QUEUE, NULL, NULL, NULL, NULL, NULL, "list", .optional = true },
+	{ "qcsend", "rcu_queue", SEND_RCU_QUEUE, NULL, NULL, NULL, NULL, NULL, "list", .optional = true,
+	  .opt_func = "func" },
 	{ "qcsend", "rcu_accel", SEND_RCU_ACCEL, NULL, NULL, NULL, NULL, NULL, "list", .optional = true },
 	{ "qcsend", "gp_request", SEND_GP_REQUEST, "rcu_start_this_gp", NULL, NULL, NULL, NULL, NULL,
 	  .optional = true },
@@ -128,9 +131,10 @@ static const struct send_event {
 	  .optional = true },
 	{ "sched", "sched_kthread_work_queue_work", SEND_ARM, NULL, NULL, NULL, NULL, "function", "work",
 	  .optional = true },
-	/* an RCU callback queued (traces made before it was probed lack it:
-	   what a callback sends is then unknown) */
-	{ "qcsend", "call_rcu", SEND_RCU_CB, "call_rcu", NULL, NULL, NULL, "func", "head", .optional = true },
+	/* an RCU callback queued on a nocb CPU's bypass list (rcu_queue has
+	   the rest); traces made before it was probed lack it, and what a
+	   callback sends is then unknown */
+	{ "qcsend", "rcu_bypass", SEND_RCU_CB, NULL, NULL, NULL, NULL, "func", NULL, .optional = true },
 };
 #define NSEND_EVENTS ((int)(sizeof(send_events) / sizeof(send_events[0])))
 
@@ -229,6 +233,8 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 			oe->func = field_of(e, se->func, &ok);
 			oe->work = field_of(e, se->work, &ok);
 			oe->wait = se->wait ? tep_find_field(e, se->wait) : NULL;
+			if (se->opt_func)
+				oe->func = tep_find_field(e, se->opt_func);
 			for (k = 0; k < 3; k++) {
 				oe->seq[k] = seq_fields[se->kind][k] ?
 					     tep_find_field(e, seq_fields[se->kind][k]) : NULL;
@@ -250,8 +256,10 @@ void origins_init(struct origins *o, struct tep_handle *tep, int ncpus)
 	}
 	i = origins_event("sched", "sched_migrate_task");
 	o->migrations = i >= 0 && o->ev[i].id >= 0;
-	i = origins_event("qcsend", "call_rcu");
-	o->rcu_cbs = i >= 0 && o->ev[i].id >= 0;
+	/* every callback's queueing, with its function */
+	i = origins_event("qcsend", "rcu_queue");
+	k = origins_event("qcsend", "rcu_bypass");
+	o->rcu_cbs = i >= 0 && o->ev[i].id >= 0 && o->ev[i].func && k >= 0 && o->ev[k].id >= 0;
 	o->run = qc_realloc(NULL, NRUN_EVENTS * sizeof(*o->run));
 	for (i = 0; i < NRUN_EVENTS; i++) {
 		const struct run_event *re = &run_events[i];
@@ -1389,13 +1397,14 @@ static const char *rcu_callback_of(const struct origins *o, const struct send *s
  * rcu_do_batch() runs, and its rcu_head is not on the stack: the
  * callback is known by its function (the frame below rcu_do_batch()
  * among the sender's own), and its queueing is one of that function's
- * call_rcu()s before the send; when the frame names no traced callback
- * (one the callback tail-called), any call_rcu() before it. The send
- * continues the newest of them when the drain's path holds all of them
- * or none: whichever it was, the answer is the same. It is refused
- * (false) when they differ, when the trace lacks call_rcu(), or when
- * the callback may have been queued before the trace began
- * (ORIGIN_RCU_INVOKE_LAG_NS).
+ * queueings before the send (rcu_queue, or rcu_bypass on a nocb CPU's
+ * bypass list: call_rcu()'s, in its caller's context); when the frame
+ * names no traced callback (one the callback tail-called), any queueing
+ * before it. The send continues the newest of them when the drain's path
+ * holds all of them or none: whichever it was, the answer is the same. It
+ * is refused (false) when they differ, when there is none, when the trace
+ * lacks the queueings' functions, or when the callback may have been
+ * queued before the trace began (ORIGIN_RCU_INVOKE_LAG_NS).
  */
 static bool rcu_callback_followed(struct origins *o, const struct interruption *in,
 				  struct send *s)
@@ -1412,7 +1421,7 @@ static bool rcu_callback_followed(struct origins *o, const struct interruption *
 		for (i = 0; i < o->n && o->v[i].ns < s->ns; i++) {
 			const struct send *q = &o->v[i];
 
-			if (q->kind != SEND_RCU_CB)
+			if (q->kind != SEND_RCU_CB && q->kind != SEND_RCU_QUEUE)
 				continue;
 			named = fn[0] && q->fname >= 0 && !strcmp(o->stacks[q->fname], fn);
 			if (pass == 0 && !named)

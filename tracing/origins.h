@@ -59,10 +59,12 @@ enum send_kind {
 				   started, a kthread work queued;
 				   not a send, never a sender: the parent of what
 				   its handler sends when it runs (origins_run()) */
-	SEND_RCU_CB,		/* an RCU callback queued (call_rcu()): not a
-				   send, never a sender; what the callback sends
-				   when rcu_do_batch() runs it is followed to it
-				   (origins.c rcu_callback_followed()) */
+	SEND_RCU_CB,		/* an RCU callback queued on a nocb CPU's bypass
+				   list (rcu_cblist_enqueue); with RCU_QUEUE's,
+				   what a callback sends when rcu_do_batch()
+				   runs it is followed to it (origins.c
+				   rcu_callback_followed()): not a send, never
+				   a sender */
 	SEND_KINDS
 };
 
@@ -263,7 +265,8 @@ struct origins {
 	struct resched_last { unsigned long long ns; int nsend; long newest; } *resched_last;
 	long nbare;	/* the self-test's bare vectors (SEND_BARE) in the trace */
 	bool migrations;	/* the trace has sched_migrate_task (SEND_MIGRATE) */
-	bool rcu_cbs;		/* the trace has call_rcu() (SEND_RCU_CB) */
+	bool rcu_cbs;		/* the trace has every RCU callback's queueing
+				   with its function (rcu_queue's func, rcu_bypass) */
 	/* fields the trace has but that could not be read: how many, the
 	   first one's CPU and name (origins_unread()) */
 	struct { long n; int cpu; char what[96]; } unread;
