@@ -80,8 +80,18 @@ analyze_trace() {
 trace=$(qc_window_file trace "" dat)
 quiet=$(qc_window_file trace "$QC_WINDOW_QUIET" dat)
 selftest=$(qc_window_file trace "$QC_WINDOW_SELFTEST" dat)
-# shellcheck disable=SC2046 # profile_of gives one word or none
-[ ! -f "$dir/$trace" ] || analyze_trace "$trace" "$QC_ANALYSIS" $(profile_of "")
+# The hammer's own count of its calls (hammer.json), which the window's
+# calls by its thread must match: the kernel counts too, so a dropped
+# drain_all probe hit refuses the trace instead of passing as one call fewer.
+hammer=
+if [ -f "$dir/$QC_HAMMER_JSON" ]; then
+	hammer=$(jq -r 'if (.calls | type) == "number" and (.cpu | type) == "number"
+		then "--hammer-calls=\(.calls)@\(.cpu)" else "" end' "$dir/$QC_HAMMER_JSON") ||
+		die "$dir/$QC_HAMMER_JSON is not JSON: re-run the variant"
+	[ -n "$hammer" ] || die "$dir/$QC_HAMMER_JSON has no calls and cpu: re-run the variant"
+fi
+# shellcheck disable=SC2046,SC2086 # profile_of and $hammer give one word or none
+[ ! -f "$dir/$trace" ] || analyze_trace "$trace" "$QC_ANALYSIS" $(profile_of "") $hammer
 if [ -f "$dir/$quiet" ]; then
 	[ -f "$dir/$trace" ] || die "$dir has a quiet control trace but no hammer trace to overlay"
 	# shellcheck disable=SC2046

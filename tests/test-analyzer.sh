@@ -59,7 +59,7 @@ check() {
 ktap_require make pkg-config jq
 make -s -C tracing check-deps >/dev/null 2>&1 ||
 	ktap_skip_all "libtracecmd-dev, libtraceevent-dev or libtracefs-dev is missing (sudo make setup installs them)"
-ktap_plan 58
+ktap_plan 60
 
 # 1: it builds, warning-free: from clean, in a copy of the sources (other
 # programs of the suite run tracing/qc-analyze meanwhile), then here. The
@@ -182,6 +182,19 @@ check "exposure: 103 drain_all_pages() calls in the window, 96 reached an isolat
 	"$x_drains" "103 96 true"
 check "exposure: drains reached / pages freed: oslat CPU 1 once (156), refill CPUs 2 and 3 66 (9656) and 78 (12555)" \
 	"$x_exposure" "1/156 66/9656 78/12555"
+# The hammer's own count (hammer.json, --hammer-calls): the window's calls
+# by its thread, qc_hammer/0, must be as many; one fewer is a dropped
+# drain_all hit (or a call outside the window), and refuses the trace.
+"$QA" --cpus 1-3 --task oslat,refill --drain-causes "$DC" --hammer-calls=103@0 --json "$tmp/h.json" \
+	"$FX/exposure-wq.dat" > /dev/null 2>&1
+check "exposure: the window's 103 calls are the hammer thread's, as many as it counted" \
+	"$(jq -r .drains.hammer_calls "$tmp/h.json" 2>/dev/null)" "103"
+rc=0
+"$QA" --cpus 1-3 --task oslat,refill --drain-causes "$DC" --hammer-calls=104@0 --json "$tmp/h2.json" \
+	"$FX/exposure-wq.dat" > /dev/null 2> "$tmp/h.err" || rc=$?
+check "... a hammer that counted 104 refuses the trace in one line, naming the probe, the CPU and both counts, and writes no JSON" \
+	"$rc $(grep -c 'the hammer counted 104 drain_all_pages() calls on CPU 0, the window holds 103 by its thread (qc_hammer/\*, probe qc:drain_all)' "$tmp/h.err") $(wc -l < "$tmp/h.err") $(test -e "$tmp/h2.json" && echo json || echo none)" \
+	"2 1 1 none"
 check "exposure: every drain work item is charged by name, one per drain that reached the CPU" \
 	"$x_named" \
 	"1:1 66:66 78:78"

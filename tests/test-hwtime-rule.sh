@@ -18,7 +18,7 @@ ktap_require jq
 make -s -C "$root/tracing" >/dev/null || ktap_bail_out "the analyzer does not build"
 QA=$root/tracing/qc-analyze
 FX=$root/tests/fixtures/traces
-ktap_plan 7
+ktap_plan 12
 # timing [COUNTS]: CPU 2's rcu_qs_timing, as "emulator plausible untimed"
 timing() {
 	"$QA" --cpus 2 --task sh --quiet --json "$tmp/t.json" ${1:+--entry-counts "$1" --rcu-forcing 1000:3} \
@@ -51,4 +51,20 @@ ktap_check "counts without the guest's forcing interval are refused" \
 	sh -c 'out=$("$1" --cpus 2 --quiet --entry-counts "$2" "$3" 2>&1 >/dev/null); [ $? -ne 0 ] &&
 		case $out in *"is not HZ:JIFFIES_TILL_NEXT_FQS"*) ;; *) false ;; esac' \
 	- "$QA" "$FX/hwtime-stretch.jsonl" "$FX/hwtime-stretch.dat"
+# The trace holds every vector the kernel counted on an isolated CPU
+# between the guest's counts, or is refused (crafted markers:
+# tests/received-vectors.c, compiled through ccache: tests/ccache-cc.sh).
+cd "$root" || ktap_bail_out "cannot enter $root"
+P="libtracecmd libtraceevent libtracefs"
+QC_ROOT=$root
+. scripts/lib/paths.sh
+. tests/ccache-cc.sh
+# shellcheck disable=SC2046,SC2086 # pkg-config's words; CC's, as make has them
+ccache_cc ${CC:-cc} -Wall -Itracing -Icommon $(pkg-config --cflags $P) -o "$tmp/received-vectors" \
+	tests/received-vectors.c tracing/hwtime.c common/qc-util.c $(pkg-config --libs $P) \
+	2>"$tmp/rv.err" || ktap_diag "tests/received-vectors.c does not build: $(head -n 3 "$tmp/rv.err")"
+[ ! -x "$tmp/received-vectors" ] || "$tmp/received-vectors" > "$tmp/rv.out"
+for i in 1 2 3 4 5; do
+	ktap_check "received vectors: $(sed -n "s/^\(not \)*ok $i //p" "$tmp/rv.out" 2>/dev/null)" grep -q "^ok $i " "$tmp/rv.out"
+done
 ktap_finish

@@ -483,6 +483,12 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 				file, cpu, c->before[cpu] ? "after" : "before");
 			goto out;
 		}
+		/* what the kernel counted against what the trace holds */
+		for (i = 0; i < a->ncpus; i++)
+			if (!hwtime_received_all(&a->hw, a->cpus[i], why, sizeof(why))) {
+				set_err(c->err, c->errlen, "%s: %s", file, why);
+				goto out;
+			}
 		/* the keys belong to the event table, freed by unload() */
 		for (i = 0; i < c->nhits; i++)
 			if (c->hits[i].ns >= a->start_ns && c->hits[i].ns <= a->end_ns)
@@ -514,6 +520,9 @@ static void tally_calls(struct ctx *c)
 		if (!in_window(c, call->start_ns))
 			continue;
 		a->calls++;
+		if (!a->calls_from && !strncmp(tep_data_comm_from_pid(c->tep, call->pid), QC_HAMMER_COMM,
+					       strlen(QC_HAMMER_COMM)))
+			a->calls_hammer++;
 		for (k = 0; k < a->ncpus; k++) {
 			int cpu = a->cpus[k];
 
@@ -600,6 +609,12 @@ static int analyze_loaded(struct analysis *a, struct ctx *c, struct tracecmd_inp
 	if (a->calls_from && overlay_calls(c))
 		goto out;
 	tally_calls(c);
+	if (!a->calls_from && a->hammer_calls >= 0 && a->calls_hammer != a->hammer_calls) {
+		set_err(err, errlen,
+			"%s: the hammer counted %ld drain_all_pages() calls on CPU %d, the window holds %ld by its thread (%s*, probe qc:drain_all): a probe hit was dropped, or the hammer ran outside the window; re-run the variant",
+			a->file, a->hammer_calls, a->hammer_cpu, a->calls_hammer, QC_HAMMER_COMM);
+		goto out;
+	}
 	explain_window(c);
 
 	/* Pass 2: the isolated CPUs (or every CPU), from the start of the trace. */

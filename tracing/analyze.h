@@ -29,6 +29,9 @@
  */
 #define QC_CONTINUATION_NS	1000000ULL
 
+/* The hammer's thread (hammer/drain.c: kthread_create_on_cpu(..., "qc_hammer/%u")) */
+#define QC_HAMMER_COMM		"qc_hammer/"
+
 struct cpu_result {
 	int cpu;
 	long interruptions;
@@ -118,6 +121,12 @@ struct analysis {
 	   counted): an interruption whose senders' path holds one is its own */
 	const char *const *path_functions;
 	const char *calls_from;		/* take the drain calls from this trace */
+	/* the hammer's own count of its drain_all_pages() calls and its CPU
+	   (hammer.json), or calls -1: the trace's calls by its thread must
+	   be as many (a probe hit dropped, or a call outside the window,
+	   refuses the trace) */
+	long hammer_calls;
+	int hammer_cpu;
 	/* which sends the guest stacked (origin-stacks.list): one without
 	   its stack refuses the trace */
 	const struct stack_rules *stack_rules;
@@ -138,6 +147,7 @@ struct analysis {
 	long gp_started, gp_drain_requested, gp_request_untraced;
 	char origin_missing[96];	/* else the first send-side event it lacks */
 	long calls, calls_reached;	/* drain calls opened in the window */
+	long calls_hammer;		/* ... by the hammer's thread (qc_hammer/N) */
 	struct cpu_result *res;		/* one per cpus[] entry */
 	/* every "qc: " marker of the trace, in time order */
 	struct mark *marks;

@@ -117,8 +117,11 @@ void hwtime_marker(struct hwtime *h, const char *text)
 	for (cpu = 0; cpu < n; cpu++) {
 		if (!h->nmarks[vec])
 			h->base[vec][cpu] = counts[cpu] - h->traced[vec][cpu];
-		else
-			h->matched[vec][cpu] = counts[cpu] - h->base[vec][cpu] == h->traced[vec][cpu] ? 1 : -1;
+		else {
+			h->kernel[vec][cpu] = counts[cpu] - h->base[vec][cpu];
+			h->held[vec][cpu] = h->traced[vec][cpu];
+			h->matched[vec][cpu] = h->kernel[vec][cpu] == h->held[vec][cpu] ? 1 : -1;
+		}
 	}
 	h->nmarks[vec]++;
 }
@@ -138,6 +141,21 @@ const struct entry_count *hwtime_find(const struct hwtime *h, int vec, int cpu, 
 	if (key.n < 0)
 		return NULL;
 	return bsearch(&key, h->v, h->nv, sizeof(*h->v), by_vcpu_n);
+}
+
+bool hwtime_received_all(const struct hwtime *h, int cpu, char *err, size_t len)
+{
+	int vec;
+
+	for (vec = 0; vec < HW_NVEC; vec++)
+		if (cpu >= 0 && cpu < HWTIME_CPUS && h->matched[vec][cpu] == -1) {
+			snprintf(err, len,
+				 "the kernel counted %ld %s vectors (%s) on isolated CPU %d between the trace's first and last counts, the trace holds %ld: vector entries are missing from it (or a count was taken while one came in); re-run the variant",
+				 h->kernel[vec][cpu], hwtime_vector[vec], hwtime_count[vec], cpu,
+				 h->held[vec][cpu]);
+			return false;
+		}
+	return true;
 }
 
 bool hwtime_numbered(const struct hwtime *h, int cpu)

@@ -23,6 +23,7 @@
 #define QC_HWTIME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define HWTIME_CPUS 64
 
@@ -53,6 +54,9 @@ struct hwtime {
 	/* 1 the trace holds every one counted between the markers, -1 it
 	   does not (so they cannot be numbered), 0 no marker */
 	int matched[HW_NVEC][HWTIME_CPUS];
+	/* at the last marker: the kernel's count since the one before the
+	   first traced entry, and the trace's entries then */
+	long kernel[HW_NVEC][HWTIME_CPUS], held[HW_NVEC][HWTIME_CPUS];
 };
 
 /*
@@ -70,6 +74,14 @@ void hwtime_marker(struct hwtime *h, const char *text);
 const struct entry_count *hwtime_find(const struct hwtime *h, int vec, int cpu, long traced);
 /* The number qc-entry gives @cpu's @traced-th @vec in the trace, or -1. */
 long hwtime_number(const struct hwtime *h, int vec, int cpu, long traced);
+/*
+ * Did the trace hold, on @cpu, every vector the kernel counted between the
+ * guest's first and last marker (its RES, IWI and LOC lines: the same
+ * increments as the traced entries)? false, with a one-line reason in
+ * @err, for the first vector it did not. A trace without the markers (from
+ * before they were written) says nothing: true.
+ */
+bool hwtime_received_all(const struct hwtime *h, int cpu, char *err, size_t len);
 /* Were @cpu's entries of every vector numbered? */
 bool hwtime_numbered(const struct hwtime *h, int cpu);
 void hwtime_free(struct hwtime *h);

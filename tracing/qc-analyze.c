@@ -74,6 +74,8 @@ static void usage(FILE *f)
 		"                         (followed through kworkers; tracing/README.md)\n"
 		"  -C, --calls-from T     charge by the drain calls of trace T (the hammer window),\n"
 		"                         overlaid on this window: a control's coincidences\n"
+		"  -H, --hammer-calls N@C the hammer counted N drain calls on CPU C (hammer.json):\n"
+		"                         the window's calls by its thread must be as many\n"
 		"  -w, --window S:E       count from S to E (trace ns, as the JSON's window)\n"
 		"                         instead of between the markers\n"
 		"  -W, --windows FILE     count each window FILE (\"-\": stdin) lists, a line\n"
@@ -288,8 +290,12 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 	} else
 		fprintf(f, ",\n  \"probe_misses\": {\"measured\": false, \"missed\": null}");
 	json_hwtime(f, a);
-	fprintf(f, ",\n  \"drains\": {\"calls\": %ld, \"reached\": %ld, \"probes\": %s},\n",
+	fprintf(f, ",\n  \"drains\": {\"calls\": %ld, \"reached\": %ld, \"probes\": %s",
 		a->calls, a->calls_reached, a->probes ? "true" : "false");
+	/* checked against the hammer's own count (--hammer-calls) */
+	if (a->hammer_calls >= 0 && !a->calls_from)
+		fprintf(f, ", \"hammer_calls\": %ld", a->calls_hammer);
+	fprintf(f, "},\n");
 	fprintf(f, "  \"cpus\": {");
 	for (i = 0; i < a->ncpus; i++) {
 		struct cpu_result *r = &a->res[i];
@@ -582,6 +588,7 @@ int main(int argc, char **argv)
 		{ "drain-functions", required_argument, NULL, 'f' },
 		{ "path-functions", required_argument, NULL, 'p' },
 		{ "calls-from", required_argument, NULL, 'C' },
+		{ "hammer-calls", required_argument, NULL, 'H' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "windows", required_argument, NULL, 'W' },
 		{ "json", required_argument, NULL, 'j' },
@@ -596,7 +603,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct analysis a = { 0 };
+	struct analysis a = { .hammer_calls = -1 };
 	struct expect *exp = NULL;
 	const char *json = NULL, *cpus = NULL, *causes_file = NULL, *explain = NULL, *windows = NULL;
 	const char *stack_list = NULL, *profile = NULL, *entry_counts = NULL, *rcu_forcing = NULL;
@@ -620,7 +627,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	heap_in_huge_pages();
-	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:w:W:j:x:e:S:K:E:R:qNh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:H:w:W:j:x:e:S:K:E:R:qNh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
@@ -639,6 +646,11 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			a.calls_from = optarg;
+			break;
+		case 'H':
+			if (sscanf(optarg, "%ld@%d%c", &a.hammer_calls, &a.hammer_cpu, &junk) != 2 ||
+			    a.hammer_calls < 0 || a.hammer_cpu < 0)
+				qc_die(2, "--hammer-calls '%s' is not CALLS@CPU (hammer.json's calls and cpu)", optarg);
 			break;
 		case 'w':
 			if (sscanf(optarg, "%llu:%llu%c", &a.start_ns, &a.end_ns, &junk) != 2 ||
