@@ -90,7 +90,8 @@ static long feed(enum send_kind kind, int cpu, int pid, unsigned int flags, int 
 
 static void hrtimer_case(void)
 {
-	struct interruption in = { .cpu = 1, .cause = "irq_vectors:reschedule", .pid = -1 };
+	struct interruption in = { .cpu = 1, .cause = "irq_vectors:reschedule",
+					   .start = START_RESCHED, .pid = -1 };
 	struct origin out;
 	long arm, sent, after;
 	char got[64];
@@ -122,7 +123,8 @@ static void irq_work_case(void)
 		" < __sysvec_irq_work < sysvec_irq_work < asm_sysvec_irq_work < drain_all_pages",
 		"native_smp_send_reschedule < qc_f < rcu_do_batch < rcu_core < handle_softirqs",
 	};
-	struct interruption in = { .cpu = 1, .cause = "irq_vectors:reschedule", .pid = -1 };
+	struct interruption in = { .cpu = 1, .cause = "irq_vectors:reschedule",
+					   .start = START_RESCHED, .pid = -1 };
 	static const char *const drain[] = { "drain_all_pages", NULL };
 	struct origin out;
 	long sent;
@@ -172,7 +174,8 @@ static enum origin_class rcu_cb(const char *queuers, int frame, unsigned long lo
 	};
 	static struct grace_period gp[2] = { { .start_ns = S(1) - 10, .end_ns = S(1) - 5 },
 					     { .start_ns = S(1) - 4, .end_ns = S(1) - 1 } };
-	struct interruption in = { .cpu = 1, .cause = "irq_vectors:reschedule", .pid = -1,
+	struct interruption in = { .cpu = 1, .cause = "irq_vectors:reschedule",
+					   .start = START_RESCHED, .pid = -1,
 				   .drain_path = drain_is_pid7 };
 	struct origin out;
 	const char *q;
@@ -233,7 +236,8 @@ static void rcu_callback_case(void)
 
 static void timer_case(void)
 {
-	struct interruption in = { .cpu = 1, .cause = "workqueue:qc_f", .pid = -1 };
+	struct interruption in = { .cpu = 1, .cause = "workqueue:qc_f",
+					   .start = START_WORK, .pid = -1 };
 	struct origin out;
 	long arm, queued;
 	char got[64];
@@ -305,7 +309,8 @@ static void untraced_case(void)
 
 static void own_sleep_case(void)
 {
-	struct interruption in = { .cpu = 1, .cause = "irq_vectors:reschedule", .pid = -1 };
+	struct interruption in = { .cpu = 1, .cause = "irq_vectors:reschedule",
+					   .start = START_RESCHED, .pid = -1 };
 	struct origin out;
 	long sent;
 	char got[64];

@@ -107,7 +107,8 @@ static void overflow_case(void)
 	static struct send v[SENDS];
 	struct origin last[2], out;
 	struct origins o = { .v = v, .n = SENDS, .ncpus = 2, .last = last };
-	struct interruption in = { .cpu = 1, .ns = S(1) + SENDS + 1, .cause = "irq_vectors:reschedule", .pid = -1 };
+	struct interruption in = { .cpu = 1, .ns = S(1) + SENDS + 1, .cause = "irq_vectors:reschedule",
+					   .start = START_RESCHED, .pid = -1 };
 	char err[256] = "", got[64];
 	int i;
 
@@ -157,7 +158,8 @@ static void flush_case(void)
 	static struct send v[8];
 	struct origin last[2], out;
 	struct origins o = { .v = v, .ncpus = 2, .last = last };
-	struct interruption in = { .cpu = 1, .ns = S(1) + 600, .cause = "workqueue:wq_barrier_func", .pid = -1 };
+	struct interruption in = { .cpu = 1, .ns = S(1) + 600, .cause = "workqueue:wq_barrier_func",
+					   .start = START_WORK, .pid = -1 };
 	const struct work_send f[] = {
 		{ SEND_WORK, 4, A, 0 }, { SEND_FLUSH, 5, A, 0 }, { SEND_FLUSH_RET, 5, 0, 0 },
 		{ SEND_WORK, 6, B, 0 }, { SEND_FLUSH, 6, B, 0 },
@@ -187,7 +189,8 @@ static void stolen_case(void)
 	long grab[2] = { -1, -1 };
 	struct origin last[2], out;
 	struct origins o = { .v = v, .ncpus = 2, .last = last, .grab = grab, .stacks = names, .nstacks = 1 };
-	struct interruption in = { .cpu = 1, .ns = S(1) + 600, .cause = "workqueue:qc_f", .pid = -1 };
+	struct interruption in = { .cpu = 1, .ns = S(1) + 600, .cause = "workqueue:qc_f",
+					   .start = START_WORK, .pid = -1 };
 	const struct work_send f[] = {
 		{ SEND_WORK, 4, A, 0 }, { SEND_GRAB, 4, A, 0 }, { SEND_GRAB_RET, 4, A, 1 }, { SEND_WORK, 9, A, 0 },
 	};
@@ -229,6 +232,7 @@ static void late_resched_case(void)
 	o.n = 3;
 	for (i = 0; i < 4; i++) {
 		struct interruption in = { .cpu = 1, .ns = entered[i], .cause = "irq_vectors:reschedule",
+						   .start = START_RESCHED,
 					   .pid = -1 };
 
 		origins_match(&o, &in, &out);
@@ -253,7 +257,8 @@ static void task_case(void)
 	static struct send v[4];
 	struct origin last[2], out;
 	struct origins o = { .v = v, .ncpus = 2, .last = last, .migrations = true };
-	struct interruption in = { .cpu = 1, .ns = S(2), .cause = "sched:kworker/u8:1", .pid = 40 };
+	struct interruption in = { .cpu = 1, .ns = S(2), .cause = "sched:kworker/u8:1",
+					   .start = START_TASK, .pid = 40 };
 	char got[64];
 
 	memset(last, 0, sizeof(last));
@@ -290,9 +295,11 @@ static void inherit_order_case(void)
 	struct origins o = { .v = v, .n = 2, .ncpus = 2, .last = last, .prev = prev,
 			     .stacks = names, .nstacks = 1 };
 	struct interruption ipi = { .cpu = 1, .ns = S(1) + 100, .vec_ns = S(1) + 100,
-				    .cause = "irq_vectors:reschedule", .pid = -1 };
-	struct interruption work = { .cpu = 1, .ns = S(1) + 300, .cause = "workqueue:qc_f", .pid = -1 };
-	struct interruption tick = { .cpu = 1, .ns = S(1) + 200, .cause = "timer:tick_sched_timer", .pid = -1 };
+				    .cause = "irq_vectors:reschedule", .start = START_RESCHED, .pid = -1 };
+	struct interruption work = { .cpu = 1, .ns = S(1) + 300, .cause = "workqueue:qc_f",
+					   .start = START_WORK, .pid = -1 };
+	struct interruption tick = { .cpu = 1, .ns = S(1) + 200, .cause = "timer:tick_sched_timer",
+					   .start = START_TICK, .pid = -1 };
 	char got[64];
 
 	memset(last, 0, sizeof(last));
@@ -323,8 +330,9 @@ static enum origin_class tick_after(unsigned long long after, int *nsend)
 	struct origins o = { .v = v, .n = 1, .ncpus = 2, .last = last, .prev = prev,
 			     .stacks = names, .nstacks = 2 };
 	struct interruption ipi = { .cpu = 1, .ns = S(1) + 100, .vec_ns = S(1) + 100,
-				    .cause = "irq_vectors:reschedule", .pid = -1 };
+				    .cause = "irq_vectors:reschedule", .start = START_RESCHED, .pid = -1 };
 	struct interruption tick = { .cpu = 1, .ns = S(1) + 100 + after, .cause = "irq_vectors:local_timer",
+					   .start = START_TICK,
 				     .pid = -1 };
 
 	memset(last, 0, sizeof(last));
@@ -365,9 +373,9 @@ static int skipped_cpu_sender(bool ret)
 	struct origin last[3], out;
 	struct origins o = { .v = v, .ncpus = 3, .last = last, .many = many, .stacks = names, .nstacks = 1 };
 	struct interruption one = { .cpu = 1, .ns = S(1) + 200, .vec_ns = S(1) + 200,
-				    .cause = "irq_vectors:call_function:qc_f", .pid = -1 };
+				    .cause = "irq_vectors:call_function:qc_f", .start = START_CALL, .pid = -1 };
 	struct interruption two = { .cpu = 2, .ns = S(1) + 5000100, .vec_ns = S(1) + 5000100,
-				    .cause = "irq_vectors:call_function_single:qc_f", .pid = -1 };
+				    .cause = "irq_vectors:call_function_single:qc_f", .start = START_CALL, .pid = -1 };
 	const struct send f[3] = {
 		{ .ns = S(1) + 100, .kind = SEND_CSD_MANY, .pid = 5, .targets = 6, .wait = QC_SCF_WAIT, .fname = 0 },
 		{ .ns = S(1) + 300, .kind = SEND_CSD_MANY_RET, .pid = 5, .wait = -1, .fname = -1 },
@@ -415,9 +423,9 @@ static void late_stack_case(void)
 	struct origins o = { .v = v, .n = 1, .ncpus = 2, .last = last, .fl = fl, .nfl = 2,
 			     .stacks = names, .nstacks = 2 };
 	struct interruption wake = { .cpu = 1, .ns = S(1) + 200, .vec_ns = S(1) + 200,
-				     .cause = "irq_vectors:call_function_single", .pid = -1 };
+				     .cause = "irq_vectors:call_function_single", .start = START_CALL, .pid = -1 };
 	struct interruption call = { .cpu = 1, .ns = S(1) + 600, .vec_ns = S(1) + 600,
-				     .cause = "irq_vectors:call_function_single:qc_f", .pid = -1 };
+				     .cause = "irq_vectors:call_function_single:qc_f", .start = START_CALL, .pid = -1 };
 	char got[64];
 	int first;
 

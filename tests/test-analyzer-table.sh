@@ -20,7 +20,7 @@ ktap_require make pkg-config jq trace-cmd
 make -s -C tracing check-deps >/dev/null 2>&1 ||
 	ktap_skip_all "libtracecmd-dev, libtraceevent-dev or libtracefs-dev is missing (sudo make setup installs them)"
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "make -C tracing fails"
-ktap_plan 9
+ktap_plan 10
 
 # The rows, "system event-pattern" per line, as handlers.c writes them:
 # { "system", "pattern", ... } (QC_PROOF_GROUP is "qcaudit", analyze.h).
@@ -53,6 +53,24 @@ if [ "$(wc -l < "$tmp/rows")" -ge 20 ] && [ -z "$missing" ]; then
 else
 	ktap_not_ok "every event the guest records has a row in tracing/handlers.c"
 	ktap_diag "rows read: $(wc -l < "$tmp/rows"); without a row:$missing"
+fi
+
+# Every row that counts says where its interruptions' senders are sought
+# (.start, origins.h enum origin_start), so that no counted cause reaches
+# origins.c without a class to start from; the analyzer refuses to run
+# otherwise (evtable.c rows_check). Rows may span lines: one per row here.
+# unstarted FILE: the rows of FILE with a count handler and no .start.
+unstarted() {
+	awk '/^\t\{ "|^\t\{ QC_/ { row = ""; open = 1 }
+		open { row = row $0 }
+		open && /\},[[:space:]]*$/ { if (row ~ /\.count = / && row !~ /\.start = START_/) print row; open = 0 }' "$1"
+}
+sed 's/, \.start = START_WORK },/ },/' "$ROWS" > "$tmp/handlers-unstarted.c"
+if [ -z "$(unstarted "$ROWS")" ] && [ "$(unstarted "$tmp/handlers-unstarted.c" | grep -c workqueue_execute_start)" = 1 ]; then
+	ktap_ok "every row with a count handler declares its .start (and one that drops it is found)"
+else
+	ktap_not_ok "every row with a count handler declares its .start (and one that drops it is found)"
+	ktap_diag "without one: $(unstarted "$ROWS" | head -n 3)"
 fi
 
 # The version 6 copy reads as the original does.

@@ -73,6 +73,10 @@ struct qc_row {
 	unsigned int flags;
 	/* the fields the handlers read, by name (ev_num(e, "irq")) */
 	const char *fields[QC_ROW_FIELDS];
+	/* where an interruption it counts starts the search for its senders
+	   (origins.h): every row with a count handler declares it, START_NONE
+	   when it counts none (evtable.c refuses a row that does not) */
+	enum origin_start start;
 };
 
 extern const struct qc_row qc_rows[];
@@ -116,6 +120,7 @@ struct irq_rec {
 	unsigned long long exit_ts;	/* its last return to depth 0, 0 if in it */
 	enum rank best_rank;
 	char best[CAUSE_LEN];
+	enum origin_start best_start;	/* best's row's */
 	long callbacks;
 	unsigned long long prev_exit;	/* the previous record's return */
 	struct mode_at at;		/* the mode its entry found (mode.h) */
@@ -150,6 +155,7 @@ struct cpu_state {
 	int stint_pid;
 	unsigned long long stint_ts;
 	char stint_comm[NAME_LEN];
+	enum origin_start stint_start;	/* its sched_switch row's */
 	/* foreign tasks already counted in this foreign stretch */
 	int pids[MAX_PIDS];
 	int npids;
@@ -214,9 +220,9 @@ bool in_window(struct ctx *c, unsigned long long ts);
 bool is_foreign(struct analysis *a, struct cpu_state *s, int pid, const char *comm);
 /* @pid: the foreign task of a "sched:" interruption, else -1 */
 void count(struct ctx *c, struct cpu_state *s, unsigned long long ts, const char *cause,
-	   int pid);
+	   enum origin_start start, int pid);
 void seen(struct ctx *c, struct cpu_state *s, unsigned long long ts,
-	  enum rank rank, const char *name);
+	  enum rank rank, const char *name, enum origin_start start);
 void rec_open(struct ctx *c, struct cpu_state *s, unsigned long long ts);
 void rec_close(struct ctx *c, struct cpu_state *s);
 bool rec_continues(struct cpu_state *s, unsigned long long ts);
@@ -227,7 +233,8 @@ void push(struct cpu_state *s, enum frame_kind kind, long id, const char *name);
 void pop(struct cpu_state *s, enum frame_kind kind, long id, const char *name,
 	 unsigned long long ts);
 void hard_entry(struct ctx *c, struct cpu_state *s, unsigned long long ts,
-		enum frame_kind kind, long id, const char *vector, const char *cause);
+		enum frame_kind kind, long id, const char *vector, const char *cause,
+		enum origin_start start);
 void window_opens(struct ctx *c, struct cpu_state *s);
 
 /* explain.c: the window's grace periods, whose each was, and the self-test's
@@ -235,6 +242,6 @@ void window_opens(struct ctx *c, struct cpu_state *s);
 void explain_window(struct ctx *c);
 /* explain.c: an interruption's origin, matched and reported on its CPU */
 void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
-	     const char *cause, int pid);
+	     const char *cause, enum origin_start start, int pid);
 
 #endif

@@ -32,7 +32,11 @@ static const struct qc_row *row_of(struct tep_event *e, char *stem, size_t len)
 	return NULL;
 }
 
-/* A row that counts nothing must say so: no event is neutral by omission. */
+/*
+ * A row that counts nothing must say so: no event is neutral by omission.
+ * A row that counts must say where its interruptions' senders are sought
+ * (.start): no cause reaches origins.c without a class to start from.
+ */
 static int rows_check(struct ctx *c)
 {
 	int i;
@@ -45,6 +49,12 @@ static int rows_check(struct ctx *c)
 				"tracing/handlers.c: the row of %s:%s %s", row->system, row->event,
 				row->count ? "has a count handler but is marked QC_NEUTRAL"
 					   : "has no count handler and is not marked QC_NEUTRAL");
+			return -1;
+		}
+		if (row->count && row->start == START_UNDECLARED) {
+			set_err(c->err, c->errlen,
+				"tracing/handlers.c: the row of %s:%s has a count handler but declares no .start (where its interruptions' senders are sought, origins.h; START_NONE if it counts none)",
+				row->system, row->event);
 			return -1;
 		}
 	}

@@ -339,11 +339,11 @@ static void bare_vector(struct ctx *c, struct cpu_state *s, const struct origin 
 }
 
 void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
-	     const char *cause, int pid)
+	     const char *cause, enum origin_start start, int pid)
 {
 	struct cpu_result *res = s->res;
 	struct interruption in = {
-		.cpu = res->cpu, .ns = ts, .cause = cause, .pid = pid,
+		.cpu = res->cpu, .ns = ts, .cause = cause, .start = start, .pid = pid,
 		.vec_ns = s->rec.open ? s->rec.ts : ts,
 		.tick_rcu = s->tick_held_by_rcu, .tick_other = s->tick_held_other,
 		.after_interruption = s->rec.open && s->rec.prev_exit &&
@@ -362,7 +362,7 @@ void explain(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		return;
 	/* Matching consumes sends: interruptions outside the window too. */
 	origins_match(&c->origins, &in, &org);
-	if (!strcmp(cause, "irq_vectors:reschedule"))
+	if (start == START_RESCHED)
 		bare_vector(c, s, &org, ts);
 	if (!in_window(c, ts))
 		return;

@@ -7,7 +7,8 @@
  *
  * Adding an event is one row and one handler:
  *
- *	{ "sys", "event", .count = my_handler, .fields = { "target" } },
+ *	{ "sys", "event", .count = my_handler, .fields = { "target" },
+ *	  .start = START_DEVICE },
  *
  *	static int my_handler(struct qc_ev *e)
  *	{
@@ -19,9 +20,13 @@
  * proofs, drain calls), .count in pass 2 (time order, the isolated CPUs
  * only, or every CPU with QC_ANY_CPU; e->s is then the recording CPU's
  * state, and cpu_state(c, cpu) any other CPU's, e.g. an IPI's target).
- * A row that counts nothing is marked QC_NEUTRAL. A record of an event
- * without a row, or whose format lacks a field its row declares, is
- * refused.
+ * A row that counts nothing is marked QC_NEUTRAL. A row with a .count
+ * handler declares where an interruption it counts starts the search for
+ * its senders (.start, enum origin_start in origins.h; START_NONE when
+ * its handler only tracks state): evtable.c refuses one that does not,
+ * so no counted cause reaches origins.c without a class to start from. A
+ * record of an event without a row, or whose format lacks a field its row
+ * declares, is refused.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -115,6 +120,45 @@ static int vector_scan(struct qc_ev *e)
 
 /* ---- pass 2: the counting rule, isolated CPUs --------------------------- */
 
+/*
+ * The system vectors whose interruptions start elsewhere than their row's
+ * START_DEVICE (the APIC's own: thermal, error, spurious), by the stem
+ * "irq_vectors:*_entry" matched. A stem listed here is matched whole.
+ */
+static const struct vector_start {
+	const char *stem;
+	enum origin_start start;
+} vector_starts[] = {
+	{ "local_timer", START_TICK },
+	{ "reschedule", START_RESCHED },
+	{ "call_function", START_CALL },
+	{ "call_function_single", START_CALL },
+	{ "irq_work", START_LOCAL },
+};
+
+static enum origin_start vector_start(const char *stem, enum origin_start row)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(vector_starts) / sizeof(vector_starts[0]); i++)
+		if (!strcmp(stem, vector_starts[i].stem))
+			return vector_starts[i].start;
+	return row;
+}
+
+/* The tick's hrtimer, as either tree names it: 6.1's, 6.12's. */
+static const char *const tick_timers[] = { "tick_sched_timer", "tick_nohz_handler", NULL };
+
+static enum origin_start hrtimer_start_of(const char *sym, enum origin_start row)
+{
+	int i;
+
+	for (i = 0; tick_timers[i]; i++)
+		if (!strcmp(sym, tick_timers[i]))
+			return START_TICK;
+	return row;
+}
+
 static int vector_entry(struct qc_ev *e)
 {
 	char buf[CAUSE_LEN];
@@ -123,7 +167,8 @@ static int vector_entry(struct qc_ev *e)
 	if (vec >= 0)
 		e->s->vec_seen[vec]++;
 	snprintf(buf, sizeof(buf), "irq_vectors:%s", e->ei->stem);
-	hard_entry(e->c, e->s, e->ts, FRAME_VECTOR, -1, e->ei->stem, buf);
+	hard_entry(e->c, e->s, e->ts, FRAME_VECTOR, -1, e->ei->stem, buf,
+		   vector_start(e->ei->stem, e->ei->row->start));
 	/* (a top-level vector opened the record: its number is the record's) */
 	if (vec >= 0 && e->s->hard == 1) {
 		e->s->rec.vec = vec;
@@ -148,7 +193,7 @@ static int irq_entry(struct qc_ev *e)
 		snprintf(buf, sizeof(buf), "irq:%s", name);
 	else
 		snprintf(buf, sizeof(buf), "irq:%llu", irq);
-	hard_entry(e->c, e->s, e->ts, FRAME_IRQ, (long)irq, "", buf);
+	hard_entry(e->c, e->s, e->ts, FRAME_IRQ, (long)irq, "", buf, e->ei->row->start);
 	return 0;
 }
 
@@ -178,7 +223,7 @@ static int softirq_entry(struct qc_ev *e)
 		snprintf(buf, sizeof(buf), "softirq:%s", softirq_names[vec]);
 	else
 		snprintf(buf, sizeof(buf), "softirq:%llu", vec);
-	seen(e->c, s, e->ts, RANK_SOFTIRQ, buf);
+	seen(e->c, s, e->ts, RANK_SOFTIRQ, buf, e->ei->row->start);
 	return 0;
 }
 
@@ -205,7 +250,7 @@ static int hrtimer_expire(struct qc_ev *e)
 		rec_open(e->c, e->s, e->ts);
 		e->s->rec.exit_ts = e->ts;
 	}
-	seen(e->c, e->s, e->ts, RANK_TIMER, buf);
+	seen(e->c, e->s, e->ts, RANK_TIMER, buf, hrtimer_start_of(sym, e->ei->row->start));
 	return 0;
 }
 
@@ -214,6 +259,7 @@ static int ipi_callback(struct qc_ev *e)
 {
 	struct cpu_state *s = e->s;
 	char sym[NAME_LEN], buf[CAUSE_LEN];
+	enum origin_start start;
 
 	/* A callback counts only when it ran inside a vector. */
 	if (!s->rec.open || !s->depth || s->stack[s->depth - 1].kind != FRAME_VECTOR)
@@ -221,8 +267,11 @@ static int ipi_callback(struct qc_ev *e)
 	ev_sym(e, "ip", sym, sizeof(sym));
 	snprintf(buf, sizeof(buf), "irq_vectors:%s:%s", s->stack[s->depth - 1].name, sym);
 	s->rec.callbacks++;
-	seen(e->c, s, e->ts, RANK_NONE, buf);
-	count(e->c, s, e->ts, buf, -1);
+	/* (a callback of another vector than a call-function one: that vector's) */
+	start = vector_start(s->stack[s->depth - 1].name, START_DEVICE) == START_CALL ? e->ei->row->start :
+		vector_start(s->stack[s->depth - 1].name, START_DEVICE);
+	seen(e->c, s, e->ts, RANK_NONE, buf, start);
+	count(e->c, s, e->ts, buf, start, -1);
 	return 0;
 }
 
@@ -233,8 +282,8 @@ static int work_start(struct qc_ev *e)
 
 	ev_sym(e, "function", sym, sizeof(sym));
 	snprintf(buf, sizeof(buf), "workqueue:%s", sym);
-	seen(e->c, s, e->ts, RANK_NONE, buf);
-	count(e->c, s, e->ts, buf, -1);
+	seen(e->c, s, e->ts, RANK_NONE, buf, e->ei->row->start);
+	count(e->c, s, e->ts, buf, e->ei->row->start, -1);
 	s->work_open = true;
 	s->work_pid = tep_data_pid(e->c->tep, e->r);
 	if (s->stint && s->stint_pid == s->work_pid)
@@ -254,8 +303,8 @@ static int nmi(struct qc_ev *e)
 
 	ev_sym(e, "handler", sym, sizeof(sym));
 	snprintf(buf, sizeof(buf), "nmi:%s", sym);
-	seen(e->c, e->s, e->ts, RANK_NONE, buf);
-	count(e->c, e->s, e->ts, buf, -1);
+	seen(e->c, e->s, e->ts, RANK_NONE, buf, e->ei->row->start);
+	count(e->c, e->s, e->ts, buf, e->ei->row->start, -1);
 	return 0;
 }
 
@@ -294,6 +343,7 @@ static int sched_switch(struct qc_ev *e)
 		s->stint = true;
 		s->stint_pid = pid;
 		s->stint_ts = e->ts;
+		s->stint_start = e->ei->row->start;
 		snprintf(s->stint_comm, sizeof(s->stint_comm), "%s", comm);
 		/* a kworker resuming the work item it was preempted in */
 		s->stint_explained = s->work_open && s->work_pid == pid;
@@ -349,19 +399,19 @@ static int fault_user(struct qc_ev *e)
 const struct qc_row qc_rows[] = {
 	/* hard interrupts: system vectors (local_timer, reschedule,
 	   call_function(_single), irq_work, ...) and device IRQs */
-	{ "irq_vectors", "*_entry", .scan = vector_scan, .count = vector_entry },
-	{ "irq_vectors", "*_exit", .count = vector_exit },
+	{ "irq_vectors", "*_entry", .scan = vector_scan, .count = vector_entry, .start = START_DEVICE },
+	{ "irq_vectors", "*_exit", .count = vector_exit, .start = START_NONE },
 	/* vector allocation bookkeeping (CPU hotplug, device setup) */
 	{ "irq_vectors", "vector_*", .flags = QC_NEUTRAL },
-	{ "irq", "irq_handler_entry", .count = irq_entry, .fields = { "irq", "name" } },
-	{ "irq", "irq_handler_exit", .count = irq_exit, .fields = { "irq" } },
-	{ "irq", "softirq_entry", .count = softirq_entry, .fields = { "vec" } },
-	{ "irq", "softirq_exit", .count = softirq_exit, .fields = { "vec" } },
+	{ "irq", "irq_handler_entry", .count = irq_entry, .fields = { "irq", "name" }, .start = START_DEVICE },
+	{ "irq", "irq_handler_exit", .count = irq_exit, .fields = { "irq" }, .start = START_NONE },
+	{ "irq", "softirq_entry", .count = softirq_entry, .fields = { "vec" }, .start = START_LOCAL },
+	{ "irq", "softirq_exit", .count = softirq_exit, .fields = { "vec" }, .start = START_NONE },
 	{ "irq", "softirq_raise", .flags = QC_NEUTRAL },
-	{ "nmi", "nmi_handler", .count = nmi, .fields = { "handler" } },
+	{ "nmi", "nmi_handler", .count = nmi, .fields = { "handler" }, .start = START_DEVICE },
 	{ "timer", "hrtimer_expire_entry", .scan = origins_scan, .count = hrtimer_expire,
-	  .fields = { "function" } },
-	{ "timer", "tick_stop", .count = tick_stop, .fields = { "success", "dependency" } },
+	  .fields = { "function" }, .start = START_LOCAL },
+	{ "timer", "tick_stop", .count = tick_stop, .fields = { "success", "dependency" }, .start = START_NONE },
 	/* deferred handlers armed and run: read by origins.c only */
 	{ "timer", "timer_start", .scan = origins_scan, .flags = QC_NEUTRAL },
 	{ "timer", "timer_expire_entry", .scan = origins_scan, .flags = QC_NEUTRAL },
@@ -371,15 +421,15 @@ const struct qc_row qc_rows[] = {
 	{ "sched", "sched_kthread_work_queue_work", .scan = origins_scan, .flags = QC_NEUTRAL },
 	{ "sched", "sched_kthread_work_execute_start", .scan = origins_scan, .flags = QC_NEUTRAL },
 	{ "sched", "sched_kthread_work_execute_end", .scan = origins_scan, .flags = QC_NEUTRAL },
-	{ "ftrace", "function", .count = ipi_callback, .fields = { "ip" } },
+	{ "ftrace", "function", .count = ipi_callback, .fields = { "ip" }, .start = START_CALL },
 	/* work items and tasks */
 	{ "workqueue", "workqueue_execute_start", .scan = origins_scan, .count = work_start,
-	  .fields = { "function" } },
-	{ "workqueue", "workqueue_execute_end", .scan = origins_scan, .count = work_end },
+	  .fields = { "function" }, .start = START_WORK },
+	{ "workqueue", "workqueue_execute_end", .scan = origins_scan, .count = work_end, .start = START_NONE },
 	{ "workqueue", "workqueue_queue_work", .scan = origins_scan, .flags = QC_NEUTRAL },
 	{ "workqueue", "workqueue_activate_work", .flags = QC_NEUTRAL },
 	{ "sched", "sched_switch", .count = sched_switch,
-	  .fields = { "next_comm", "next_pid", "prev_pid" } },
+	  .fields = { "next_comm", "next_pid", "prev_pid" }, .start = START_TASK },
 	{ "sched", "sched_wakeup", .flags = QC_NEUTRAL },
 	{ "sched", "sched_waking", .scan = origins_scan, .flags = QC_NEUTRAL },
 	{ "sched", "sched_wakeup_new", .scan = origins_scan, .flags = QC_NEUTRAL },
@@ -391,12 +441,12 @@ const struct qc_row qc_rows[] = {
 	{ "kmem", "mm_page_pcpu_drain", .flags = QC_NEUTRAL },
 	{ "exceptions", "page_fault_kernel", .flags = QC_NEUTRAL },
 	/* mode and dwell (mode.h), recorded on the isolated CPUs only */
-	{ "context_tracking", "user_enter", .count = ct_user_enter },
-	{ "context_tracking", "user_exit", .count = ct_user_exit },
-	{ "power", "cpu_idle", .count = cpu_idle, .fields = { "state" } },
-	{ "raw_syscalls", "sys_enter", .count = sys_enter, .fields = { "id" } },
+	{ "context_tracking", "user_enter", .count = ct_user_enter, .start = START_NONE },
+	{ "context_tracking", "user_exit", .count = ct_user_exit, .start = START_NONE },
+	{ "power", "cpu_idle", .count = cpu_idle, .fields = { "state" }, .start = START_NONE },
+	{ "raw_syscalls", "sys_enter", .count = sys_enter, .fields = { "id" }, .start = START_NONE },
 	{ "raw_syscalls", "sys_exit", .flags = QC_NEUTRAL },
-	{ "exceptions", "page_fault_user", .count = fault_user },
+	{ "exceptions", "page_fault_user", .count = fault_user, .start = START_NONE },
 	/* read in pass 1 only */
 	{ "ftrace", "print", .scan = marker_scan, .flags = QC_NEUTRAL, .fields = { "buf" } },
 	{ "qc", "*", .scan = drains_scan, .flags = QC_NEUTRAL },

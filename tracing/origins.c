@@ -31,15 +31,6 @@
  */
 #define TASK_HORIZON_NS		30000000000ULL
 
-/* The tick: its hrtimer (6.1's tick_sched_timer, 6.12's
-   tick_nohz_handler) or, where no expiry was traced, its vector. */
-bool is_tick(const char *cause)
-{
-	return !strcmp(cause, "timer:tick_sched_timer") ||
-	       !strcmp(cause, "timer:tick_nohz_handler") ||
-	       !strcmp(cause, "irq_vectors:local_timer");
-}
-
 const char *const origin_class_names[ORIGIN_CLASSES] = {
 	[ORIGIN_REMOTE] = "remote",
 	[ORIGIN_RCU_QS] = "rcu_qs",
@@ -1267,11 +1258,6 @@ static void match_tick(struct origins *o, const struct interruption *in, bool rc
 	}
 }
 
-static bool starts(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
 /*
  * An inherited interruption (a send of its own CPU from interrupt context,
  * a tick restarted on an interrupt's exit, a softirq or timer on an
@@ -1474,10 +1460,9 @@ bool origins_rcu_forcing(const struct origins *o, const struct origin *out)
 void origins_match(struct origins *o, const struct interruption *in,
 		   struct origin *out)
 {
-	const char *c = in->cause;
-
 	memset(out, 0, sizeof(*out));
-	if (is_tick(c)) {
+	switch (in->start) {
+	case START_TICK:
 		/*
 		 * The tick of a nohz_full CPU runs because a dependency holds
 		 * it: RCU's (the CPU set it itself, on a grace period's
@@ -1491,28 +1476,33 @@ void origins_match(struct origins *o, const struct interruption *in,
 			out->cls = ORIGIN_RCU_QS;
 		else
 			out->cls = out->nsend ? class_of(o, in, out) : ORIGIN_INHERITED;
-	} else if (!strcmp(c, "irq_vectors:reschedule")) {
+		break;
+	case START_RESCHED:
 		match_resched(o, in, out);
 		out->cls = class_of(o, in, out);
-	} else if (starts(c, "irq_vectors:call_function")) {
+		break;
+	case START_CALL:
 		match_call(o, in, out);
 		out->cls = class_of(o, in, out);
-	} else if (starts(c, "workqueue:")) {
+		break;
+	case START_WORK:
 		match_work(o, in, out);
 		out->cls = class_of(o, in, out);
-	} else if (starts(c, "sched:")) {
+		break;
+	case START_TASK:
 		match_task(o, in, out);
 		out->cls = class_of(o, in, out);
-	} else if (starts(c, "irq:") || starts(c, "nmi:")) {
-		out->cls = ORIGIN_DEVICE;
-	} else if (starts(c, "timer:") || starts(c, "softirq:") ||
-		   starts(c, "irq_vectors:irq_work")) {
+		break;
+	case START_LOCAL:
 		/* armed or raised on this CPU: by the interrupt before, or by the workload */
 		out->cls = in->after_interruption ? ORIGIN_INHERITED : ORIGIN_SELF;
-	} else if (starts(c, "irq_vectors:")) {
-		out->cls = ORIGIN_DEVICE;	/* the APIC's own: thermal, error, spurious */
-	} else {
+		break;
+	case START_DEVICE:
+		out->cls = ORIGIN_DEVICE;
+		break;
+	default:
 		out->cls = ORIGIN_UNKNOWN;
+		break;
 	}
 	if (out->cls == ORIGIN_REMOTE && origins_rcu_forcing(o, out))
 		out->cls = ORIGIN_RCU_QS;

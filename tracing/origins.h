@@ -287,12 +287,37 @@ static inline bool send_in_task(const struct send *s)
 	return !(s->flags & (QC_FLAG_HARDIRQ | QC_FLAG_SOFTIRQ));
 }
 
+/*
+ * Where the search for an interruption's senders starts: each event the
+ * counting rule counts declares it in its row of the event table
+ * (handlers.c qc_rows[]; a vector's and an hrtimer's handler refine it by
+ * which one ran), and the record keeps its cause's. The final class
+ * depends on the evidence origins_match() finds: a tick may end rcu_qs,
+ * inherited or unknown.
+ */
+enum origin_start {
+	START_UNDECLARED,	/* (a row that forgot: evtable.c refuses it) */
+	START_NONE,		/* the row counts no interruption (state only) */
+	START_TICK,		/* the tick: the dependency that held it, else
+				   the interruption before it */
+	START_RESCHED,		/* a reschedule vector: the IPIs that raised it */
+	START_CALL,		/* a call-function vector or its callback: the
+				   entries queued for it */
+	START_WORK,		/* a work item: its queueing */
+	START_TASK,		/* a foreign task's run: its wake-up */
+	START_LOCAL,		/* a timer or softirq armed or raised on this CPU,
+				   an irq_work vector: inherited or self */
+	START_DEVICE,		/* a device interrupt, an NMI, the APIC's own vectors */
+	START_UNKNOWN,		/* a record whose cause no event named */
+};
+
 /* One interruption, as the analyzer counted it. */
 struct interruption {
 	int cpu;
 	unsigned long long ns;
 	unsigned long long vec_ns;	/* the vector's entry, for a callback in it */
 	const char *cause;		/* "irq_vectors:reschedule", "workqueue:fn", ... */
+	enum origin_start start;	/* its cause's row's (above) */
 	int pid;			/* the foreign task ("sched:"), else -1 */
 	bool tick_rcu;			/* the CPU's tick was last held for RCU */
 	bool tick_other;		/* ... for another dependency */
@@ -413,7 +438,5 @@ const char *origins_event_field(int ev, bool mask);
 /* "system:name" of send event @ev. */
 void origins_event_name(int ev, char *buf, size_t len);
 void origins_free(struct origins *o);
-/* Is @cause the tick, as either tree names it (rule.c)? */
-bool is_tick(const char *cause);
 
 #endif

@@ -42,12 +42,12 @@ bool in_window(struct ctx *c, unsigned long long ts)
 
 /* One interruption at @ts, counted if in the window and charged if due. */
 void count(struct ctx *c, struct cpu_state *s, unsigned long long ts,
-	   const char *cause, int pid)
+	   const char *cause, enum origin_start start, int pid)
 {
 	struct cpu_result *res = s->res;
 	const struct causes *dc = c->a->drain_causes;
 
-	explain(c, s, ts, cause, pid);
+	explain(c, s, ts, cause, start, pid);
 	if (!in_window(c, ts))
 		return;
 	res->interruptions++;
@@ -56,7 +56,7 @@ void count(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		res->charged_named++;
 	else if (drains_in_flight(&c->drains, ts, res->cpu))
 		res->charged_in_flight++;
-	else if (is_tick(cause) && s->tick_held_by_rcu &&
+	else if (start == START_TICK && s->tick_held_by_rcu &&
 		 drains_in_flight(&c->drains, ts, -1))
 		res->charged_rcu_tick++;
 	else
@@ -67,12 +67,13 @@ void count(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 
 /* A cause seen: kept in all_causes, a candidate for the record's name. */
 void seen(struct ctx *c, struct cpu_state *s, unsigned long long ts,
-	  enum rank rank, const char *name)
+	  enum rank rank, const char *name, enum origin_start start)
 {
 	if (in_window(c, ts))
 		counter_add(&s->res->all_causes, name, 1);
 	if (s->rec.open && rank > s->rec.best_rank) {
 		s->rec.best_rank = rank;
+		s->rec.best_start = start;
 		snprintf(s->rec.best, sizeof(s->rec.best), "%s", name);
 	}
 }
@@ -80,7 +81,8 @@ void seen(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 void rec_close(struct ctx *c, struct cpu_state *s)
 {
 	if (s->rec.open && !s->rec.callbacks)
-		count(c, s, s->rec.ts, s->rec.best_rank ? s->rec.best : "unknown", -1);
+		count(c, s, s->rec.ts, s->rec.best_rank ? s->rec.best : "unknown",
+		      s->rec.best_rank ? s->rec.best_start : START_UNKNOWN, -1);
 	s->rec.open = false;
 }
 
@@ -161,7 +163,8 @@ void end_stint(struct ctx *c, struct cpu_state *s, unsigned long long ts)
 		return;
 	snprintf(buf, sizeof(buf), "sched:%s", s->stint_comm);
 	counter_add(&s->res->all_causes, buf, 1);
-	count(c, s, s->stint_ts > c->a->start_ns ? s->stint_ts : c->a->start_ns, buf, s->stint_pid);
+	count(c, s, s->stint_ts > c->a->start_ns ? s->stint_ts : c->a->start_ns, buf, s->stint_start,
+	      s->stint_pid);
 }
 
 void push(struct cpu_state *s, enum frame_kind kind, long id,
@@ -204,12 +207,12 @@ void pop(struct cpu_state *s, enum frame_kind entry, long id,
 /* A hard interrupt enters: top-level ones open a record of their own. */
 void hard_entry(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 		enum frame_kind kind, long id, const char *vector,
-		const char *cause)
+		const char *cause, enum origin_start start)
 {
 	if (!s->hard)
 		rec_open(c, s, ts);
 	push(s, kind, id, vector);
-	seen(c, s, ts, RANK_IRQ, cause);
+	seen(c, s, ts, RANK_IRQ, cause, start);
 }
 
 void window_opens(struct ctx *c, struct cpu_state *s)
