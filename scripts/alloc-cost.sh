@@ -95,8 +95,13 @@ for v in $measured; do
 	done
 done > "$tmp/tests"
 
-# In run order: one object, a key per variant, by one jq.
-jq -n --arg measured "$measured" --slurpfile welch "$tmp/tests" --argjson metrics "$metrics" "$@" '
+# In run order: one object, a key per variant, by one jq. A difference from
+# the baseline under 10 times QC_COST_CV_FLOOR is compared only when both
+# CVs are within it: below that precision, Welch's test over one boot's
+# runs calls differences significant that the next boot reverses
+# (lib/bench.sh).
+jq -n --arg measured "$measured" --slurpfile welch "$tmp/tests" --argjson metrics "$metrics" \
+	--arg baseline "$baseline" --argjson floor "$QC_COST_CV_FLOOR" "$@" '
 	def stats: length as $n | (add / $n) as $m
 		| {n: $n, mean: $m,
 		   sd: (if $n > 1 then (map((. - $m) * (. - $m)) | add / ($n - 1) | sqrt) else null end)}
@@ -126,4 +131,12 @@ jq -n --arg measured "$measured" --slurpfile welch "$tmp/tests" --argjson metric
 					 switches: ([$s[].switches] | stats),
 					 cpus_reached: ([$s[].cpus_reached] | stats), wall_us: ([$s[].wall_us] | stats)} end),
 				functions: (.functions | with_entries(select(.value >= 1))),
-				task_functions: (.task_functions | with_entries(select(.value >= 1)))})}}))'
+				task_functions: (.task_functions | with_entries(select(.value >= 1)))})}}))
+	| (.[$baseline].threads // {}) as $base
+	| map_values(.threads |= with_entries(.key as $t | .value |= with_entries(.key as $m
+		| if .value.vs_baseline == null then . else
+			[.value.cv_pct, $base[$t][$m].cv_pct] as $cv
+			| .value.vs_baseline += (if any($cv[]; . == null or . > $floor)
+				   and ((.value.vs_baseline.diff_pct // 0) | fabs) < 10 * $floor
+				then {compared: false, significant: false, cv_floor_pct: $floor}
+				else {compared: true, cv_floor_pct: $floor} end) end)))'

@@ -4,6 +4,18 @@
 # Needs paths.sh and log.sh.
 # shellcheck shell=sh
 
+# The precision a counted cost must have before a difference between two
+# variants' means under 10 times it is compared (issue 33): each one's
+# coefficient of variation over its runs, in percent, at most this. On
+# QEMU 10.0.2 (Dec 7, two make compare runs, pft's own threads) pft at 1
+# thread met it (CV 0.006-0.046 %), at 2-3 threads it did not
+# (0.073-0.162 %); there one variant's mean moved up to 0.23 % between the
+# two boots, more than Welch's test over one boot's runs allows for, and
+# rcu's difference from wq was "significant" both ways (+0.26 %, -0.16 %
+# at 2 threads). A difference of 10 times the floor (1 %) is more than
+# four times that move, and is compared at any CV.
+QC_COST_CV_FLOOR=0.1
+
 # qc_welch SCRATCH: the path of an up-to-date welch. When it is out of
 # date, it is built in SCRATCH and renamed into place, so that a welch
 # another script runs at that moment is never one half written.

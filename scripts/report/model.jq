@@ -594,6 +594,7 @@ def cost:
 		| def ms: if . == null then "–" else "\(.mean | rnd(1)) ± \(.sd // 0 | rnd(1))" end;
 		  def cv: if . == null or .cv_pct == null then "–" else "\(.cv_pct | rnd(3)) %" end;
 		  def vs($v): if $v == $base then "baseline" elif . == null then "–"
+			elif .compared == false then "\(.diff_pct | pct) (not compared: a CV above \(.cv_floor_pct) %)"
 			else ("\(.diff_pct | pct) (p " +
 				"\(.p | if . == null then "–" elif . < 0.0001 then "<0.0001" else rnd(4) | tostring end)" +
 				"\(if .significant == true then ", **significant**" else "" end))") end;
@@ -615,7 +616,10 @@ def cost:
 			"CPU's IPI answer, idling): they depend on how the host schedules QEMU's vCPU " +
 			"threads, not on the code, and are left out of the columns that say so; loads " +
 			"and stores are given without them. \"vs \($base)\" is Welch's t-test of the " +
-			"runs, two-sided, α = 0.05.")},
+			"runs, two-sided, α = 0.05; a difference under 10 times the precision floor " +
+			"(scripts/lib/bench.sh's QC_COST_CV_FLOOR, a CV in percent) is compared only where " +
+			"both variants' CV is within it: below it one boot's runs call differences " +
+			"significant that the next boot reverses.")},
 		{p: ("pft's own threads: the same count for the pft thread's own task alone (the " +
 			"plugin tells it apart at each context switch, __switch_to_asm), without what " +
 			"its CPU ran while the thread was blocked on its mm's lock (the switches into " +
