@@ -13,7 +13,11 @@
  * translations (so no write protection) and linked after the second store
  * landed. docs/int3/README.md.
  *
- *   smc-race [ROUNDS [DELAY...]]   (writer on CPU 1, reader on CPU 2)
+ *   smc-race [-k] [ROUNDS [DELAY...]]   (writer on CPU 1, reader on CPU 2)
+ *
+ * -k: the reader also keeps calling a second function in the same page,
+ * 2 KiB away, which no store touches, so that the page always holds a
+ * translation the stores do not invalidate.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -25,7 +29,7 @@
 #include <sys/mman.h>
 
 static volatile unsigned char *code;
-static int (*fn)(void);
+static int (*fn)(void), (*keeper)(void);
 static atomic_uint gen, ack;
 static unsigned int expect;
 static unsigned long delay, stale, persistent;
@@ -55,6 +59,8 @@ static void *reader(void *arg)
 	pin(2);
 	for (;;) {
 		fn();	/* keep the code translated and running */
+		if (keeper)
+			keeper();
 		g = atomic_load_explicit(&gen, memory_order_acquire);
 		if (g == seen)
 			continue;
@@ -79,12 +85,16 @@ static void *reader(void *arg)
 
 int main(int argc, char **argv)
 {
-	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 20000, r, i;
+	int keep = argc > 1 && !strcmp(argv[1], "-k");
+	unsigned long n, r, i;
 	static const unsigned long delays[] = { 0, 100, 1000, 10000 };
 	unsigned long d_list[16];
 	int nd = 0, k;
 	pthread_t t;
 
+	argc -= keep;
+	argv += keep;
+	n = argc > 1 ? strtoul(argv[1], NULL, 0) : 20000;
 	for (k = 2; k < argc && nd < 16; k++)
 		d_list[nd++] = strtoul(argv[k], NULL, 0);
 	if (!nd)
@@ -98,6 +108,10 @@ int main(int argc, char **argv)
 	/* mov $0, %eax; ret */
 	memcpy((void *)code, "\xb8\x00\x00\x00\x00\xc3", 6);
 	fn = (int (*)(void))code;
+	if (keep) {
+		memcpy((void *)(code + 2048), "\xb8\x07\x00\x00\x00\xc3", 6);
+		keeper = (int (*)(void))(code + 2048);
+	}
 	expect = 0;
 	pin(1);
 	if (pthread_create(&t, NULL, reader, NULL))
@@ -118,8 +132,8 @@ int main(int argc, char **argv)
 			while (atomic_load_explicit(&ack, memory_order_acquire) != g)
 				;
 		}
-		printf("smc-race: delay %lu: rounds %lu, stale %lu, still stale after a second CPUID %lu\n",
-		       delay, n, stale, persistent);
+		printf("smc-race%s: delay %lu: rounds %lu, stale %lu, still stale after a second CPUID %lu\n",
+		       keep ? " -k" : "", delay, n, stale, persistent);
 		fflush(stdout);
 	}
 	atomic_store_explicit(&gen, ~0U, memory_order_release);
