@@ -267,9 +267,10 @@ static int ipi_callback(struct qc_ev *e)
 	ev_sym(e, "ip", sym, sizeof(sym));
 	snprintf(buf, sizeof(buf), "irq_vectors:%s:%s", s->stack[s->depth - 1].name, sym);
 	s->rec.callbacks++;
-	/* (a callback of another vector than a call-function one: that vector's) */
-	start = vector_start(s->stack[s->depth - 1].name, START_DEVICE) == START_CALL ? e->ei->row->start :
-		vector_start(s->stack[s->depth - 1].name, START_DEVICE);
+	/* its vector's start, which for a call-function vector is this row's */
+	start = vector_start(s->stack[s->depth - 1].name, START_DEVICE);
+	if (start == START_CALL)
+		start = e->ei->row->start;
 	seen(e->c, s, e->ts, RANK_NONE, buf, start);
 	count(e->c, s, e->ts, buf, start, -1);
 	return 0;

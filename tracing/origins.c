@@ -1346,34 +1346,22 @@ bool origins_all_senders_have(const struct origins *o, const struct origin *org,
 	return org->nsend > 0;
 }
 
-static bool entry_frame(const char *fn, size_t n);
-static size_t base_len(const char *fn, size_t n);
+static const char *own_frame(const struct origins *o, const struct send *s,
+			     const char *const *funcs, const char **callee, size_t *callee_len);
 
 /*
  * The function of the RCU callback @s was sent from: the frame below
- * rcu_do_batch() among its own, into @buf ("" if none).
+ * rcu_do_batch() among its own, by base name, into @buf ("" if none).
  */
 static const char *rcu_callback_of(const struct origins *o, const struct send *s,
 				   char *buf, size_t len)
 {
-	const char *st = s->stack >= 0 ? o->stacks[s->stack] : "", *p, *q, *prev = NULL;
+	const char *callee;
+	size_t n;
 
 	buf[0] = 0;
-	for (p = st; *p; p = q + 3) {
-		q = strstr(p, " < ");
-		if (!q)
-			q = p + strlen(p);
-		if (entry_frame(p, q - p))
-			break;
-		if (base_len(p, q - p) == strlen("rcu_do_batch") && !strncmp(p, "rcu_do_batch", 12)) {
-			if (prev)
-				snprintf(buf, len, "%.*s", (int)base_len(prev, p - 3 - prev), prev);
-			break;
-		}
-		prev = p;
-		if (!*q)
-			break;
-	}
+	if (own_frame(o, s, origins_rcu_runner, &callee, &n) && callee)
+		snprintf(buf, len, "%.*s", (int)n, callee);
 	return buf;
 }
 
@@ -1428,8 +1416,8 @@ static bool rcu_callback_followed(struct origins *o, const struct interruption *
  * handler whose arming the trace cannot follow (an irq_work's, or an RCU
  * callback's that rcu_callback_followed() could not follow)?
  */
-static bool rcu_callbacks_followed(struct origins *o, const struct interruption *in,
-				   struct origin *out)
+static bool deferred_senders_followed(struct origins *o, const struct interruption *in,
+				      struct origin *out)
 {
 	int i;
 
@@ -1506,7 +1494,7 @@ void origins_match(struct origins *o, const struct interruption *in,
 	}
 	if (out->cls == ORIGIN_REMOTE && origins_rcu_forcing(o, out))
 		out->cls = ORIGIN_RCU_QS;
-	else if (out->cls == ORIGIN_REMOTE && !rcu_callbacks_followed(o, in, out))
+	else if (out->cls == ORIGIN_REMOTE && !deferred_senders_followed(o, in, out))
 		out->cls = ORIGIN_UNKNOWN;	/* (its senders stay named) */
 	inherit(o, in->cpu, in->ns, out);
 }
@@ -1597,31 +1585,54 @@ static size_t base_len(const char *fn, size_t n)
 	return dot - fn;
 }
 
-bool origins_stack_has(const struct origins *o, const struct send *s,
-		       const char *const *funcs)
+/*
+ * The first of @s's own frames (those above where its context began)
+ * that is one of @funcs, matched whole by base name, or NULL; in
+ * *@callee and *@callee_len (when given) the frame before it, the one it
+ * called, or NULL and 0.
+ */
+static const char *own_frame(const struct origins *o, const struct send *s,
+			     const char *const *funcs, const char **callee, size_t *callee_len)
 {
-	const char *p, *end;
-	size_t n;
+	const char *p, *end, *prev = NULL;
+	size_t n, prev_n = 0;
 	int i;
 
+	if (callee) {
+		*callee = NULL;
+		*callee_len = 0;
+	}
 	if (s->stack < 0 || !funcs)
-		return false;
+		return NULL;
 	for (p = o->stacks[s->stack]; *p; p = end + 3) {
 		end = strstr(p, " < ");
 		if (!end)
 			end = p + strlen(p);
 		n = end - p;
 		if (entry_frame(p, n))
-			return false;
+			return NULL;
 		n = base_len(p, n);
 		/* whole frames only: "drain_pages" is not "drain_pages_zone" */
 		for (i = 0; funcs[i]; i++)
-			if (strlen(funcs[i]) == n && !strncmp(p, funcs[i], n))
-				return true;
+			if (strlen(funcs[i]) == n && !strncmp(p, funcs[i], n)) {
+				if (callee) {
+					*callee = prev;
+					*callee_len = prev_n;
+				}
+				return p;
+			}
+		prev = p;
+		prev_n = n;
 		if (!*end)
 			break;
 	}
-	return false;
+	return NULL;
+}
+
+bool origins_stack_has(const struct origins *o, const struct send *s,
+		       const char *const *funcs)
+{
+	return own_frame(o, s, funcs, NULL, NULL) != NULL;
 }
 
 void origins_free(struct origins *o)
