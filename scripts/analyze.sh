@@ -23,6 +23,8 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/log.sh"
 . "$here/lib/policy.sh"
 . "$here/lib/plugin.sh"
+. "$here/lib/runs.sh"
+. "$here/lib/inputs.sh"
 dir=${1:?usage: analyze.sh DIR ISOLATED} iso=${2:?usage: analyze.sh DIR ISOLATED}
 dir=${dir%/}
 [ -d "$dir" ] || die "'$dir' is not a guest's result directory"
@@ -43,9 +45,13 @@ make -s -C "$QC_ROOT/tracing" >/dev/null 2>"$dir/analyzer-build.log" ||
 	die "the trace analyzer does not build: see $dir/analyzer-build.log (missing libtracecmd-dev? run 'sudo make setup')"
 rm -f "$dir/analyzer-build.log"
 qa=$QC_ROOT/tracing/qc-analyze
-# The measured tasks' comms: oslat, the refill workload, and the rthog
-# scenario's hog, which is there by design (guest-init/rthog.c).
-tasks=oslat,refill,rthog
+# The measured tasks' comms, as the run's scenario declares them (its
+# "# qc-scenario:" line, tasks=): what runs on the isolated CPUs by design.
+qc_kv_read "$dir/../$QC_RUN_TXT" scenario
+[ -n "$QC_KV" ] || die "$dir/../$QC_RUN_TXT names no scenario, so the measured tasks are unknown: analyze a guest directory inside its run directory"
+qc_check_scenario "$QC_KV"
+tasks=$(qc_scenario_tasks "$QC_KV") || exit 1
+[ -n "$tasks" ] || die "scenario '$QC_KV' traces no window (no tasks= on its '# qc-scenario:' line), so $dir has nothing to analyze"
 causes=$(qc_drain_causes_file) || exit 1
 functions=$(qc_drain_functions) || exit 1
 

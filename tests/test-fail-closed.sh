@@ -23,7 +23,7 @@ validate=$root/scripts/validate.sh
 check=$root/scripts/check-run.sh
 
 ktap_require jq make gcc pkg-config
-ktap_plan 40
+ktap_plan 41
 
 # bad DESCRIPTION PATTERN KIND FILE: the validator refuses FILE in one line.
 bad() { expect_one_error "$1" quietcore "$2" "$validate" "$3" "$4"; }
@@ -178,6 +178,7 @@ mkdir -p "$g"
 cp "$root/tests/fixtures/traces/exposure-wq.dat" "$g/trace.dat"
 head -c 100000 "$root/tests/fixtures/traces/quiet-wq.dat" > "$g/trace-quiet.dat"
 echo ok > "$g/status"
+cp "$root/tests/fixtures/run/run.txt" "$scratch/guest/"
 echo '{"stale": true}' > "$g/analysis.json"
 echo '{"stale": true}' > "$g/analysis-quiet.json"
 expect_one_error "analyze.sh refuses a cut quiet-control trace" quietcore "the analyzer refused .*trace-quiet.dat" \
@@ -185,6 +186,11 @@ expect_one_error "analyze.sh refuses a cut quiet-control trace" quietcore "the a
 ktap_check "... leaving no analysis.json or analysis-quiet.json, stale or new" \
 	sh -c "test ! -e '$g/analysis.json' && test ! -e '$g/analysis-quiet.json'"
 ktap_check "... and the guest's status failed" grep -q '^failed: the analyzer refused' "$g/status"
+# ... and a guest directory outside its run, whose scenario (and so its
+# measured tasks) is unknown, is refused before anything is analysed.
+rm "$scratch/guest/run.txt"
+expect_one_error "analyze.sh refuses a guest directory without its run's run.txt" quietcore \
+	"names no scenario, so the measured tasks are unknown" "$root/scripts/analyze.sh" "$g" 1-3
 
 # summarize.sh: a jq crash (an audit.json, which no schema covers, whose
 # triggers are no list) goes through the refusal: one line, no

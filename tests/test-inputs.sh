@@ -9,7 +9,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export QC_RESULTS="$scratch/results"
 
-ktap_plan 55
+ktap_plan 57
 
 expect_error "isolated list containing housekeeping CPU 0 is refused" \
 	"include housekeeping CPU 0" "$root/scripts/run.sh" -c 0-3
@@ -219,4 +219,9 @@ expect_one_error "an unknown trait is refused, naming it and the file" quietcore
 	"typo.sh: '# qc-scenario:' trait 'hammered' is not one of" traits_of typo
 expect_one_error "a scenario without its qc-scenario line is refused" quietcore \
 	"bare.sh has no '# qc-scenario:' line" traits_of bare
+echo '# qc-scenario: traced selftest' > "$scratch/guest/guest-init/scenarios/taskless.sh"
+expect_one_error "a traced scenario without its measured tasks is refused" quietcore \
+	"taskless.sh: a traced scenario declares its measured tasks" traits_of taskless
+ktap_check "each traced scenario's measured tasks are its own: hammer oslat,refill, rthog with its hog" \
+	test "$(qc_scenario_tasks hammer) $(qc_scenario_tasks rthog) [$(qc_scenario_tasks oslat)]" = "oslat,refill oslat,refill,rthog []"
 ktap_finish

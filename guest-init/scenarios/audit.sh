@@ -20,7 +20,7 @@
 # and it counts interruptions only: no allocator benchmarks unless asked.
 # qc-guest: smp=5 mem=3328 numa=2048,1280 memcg=on timeout=900 bench-runs=0
 # qc-kernel-args: hugetlb_cma=1:1G
-# qc-scenario: traced selftest refill
+# qc-scenario: traced selftest refill tasks=oslat,refill
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh
 . /qc/guest-init/housekeeping-triggers.sh

@@ -2,7 +2,7 @@
 # isolated CPU never yields. A drain that needs the target CPU to run a
 # work item (wq) then waits until oslat ends: the hammer reports the stall;
 # oslat's own time limit keeps the rig from hanging.
-# qc-scenario: traced selftest hammer
+# qc-scenario: traced selftest hammer tasks=oslat,refill
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh
 set -e

@@ -3,7 +3,7 @@
 # housekeeping CPU calls drain_all_pages() at QC_RATE/s (default 100) for
 # the whole window (with qc.decoy=N, the decoy too: hammer/decoy.c); then
 # the quiet control window and the planted-noise self-test.
-# qc-scenario: traced selftest hammer exposure refill
+# qc-scenario: traced selftest hammer exposure refill tasks=oslat,refill
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh
 set -e

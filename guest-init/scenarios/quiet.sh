@@ -1,7 +1,7 @@
 # Scenario "quiet": the control. Everything as in "hammer" (isolation,
 # module loaded, priming, tracing, oslat) but no drains: what is left is
 # noise the rig or the kernel makes by itself.
-# qc-scenario: traced selftest refill
+# qc-scenario: traced selftest refill tasks=oslat,refill
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh
 set -e

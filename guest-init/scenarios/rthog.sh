@@ -11,7 +11,7 @@
 # (qclock, below) says on which lock the drainer blocked, for how long,
 # and where each wake-up preempted refill. No quiet control: the question
 # is the drain's wait, not a baseline of interruptions.
-# qc-scenario: traced selftest hammer refill
+# qc-scenario: traced selftest hammer refill tasks=oslat,refill,rthog
 . /qc/guest-init/guest-lib.sh
 . /qc/guest-init/measure.sh
 set -e

@@ -59,19 +59,30 @@ qc_scenarios() { ls "$QC_ROOT/guest-init/scenarios" | sed -n 's/\.sh$//p'; }
 #             verdict policy's min_exposure, else UNEXPOSED)
 #   refill    REFILL=auto puts the refill workload on every isolated CPU
 #             but the first
-QC_SCENARIO_TRAITS="traced selftest hammer exposure refill"
+#   tasks=COMM,...  the measured tasks, by comm: what runs on the isolated
+#             CPUs by design, so that the analyzer counts no run of theirs
+#             as an interruption (a traced scenario must declare them)
+QC_SCENARIO_TRAITS="traced selftest hammer exposure refill tasks=COMM,..."
 # qc_scenario_traits SCENARIO: its traits, a line; dies on a missing
-# line or an unknown trait.
+# line, an unknown trait, or a traced scenario without its tasks.
 qc_scenario_traits() {
 	_st_f=$QC_ROOT/guest-init/scenarios/$1.sh
 	_st=$(sed -n 's/^# qc-scenario://p' "$_st_f" 2>/dev/null)
 	grep -q '^# qc-scenario:' "$_st_f" 2>/dev/null ||
 		die "$_st_f has no '# qc-scenario:' line: declare its traits there (any of: $QC_SCENARIO_TRAITS)"
+	_st_tasks=
 	for _t in $_st; do
-		case " $QC_SCENARIO_TRAITS " in *" $_t "*) ;; *)
+		case $_t in
+		tasks=?*) _st_tasks=${_t#tasks=} ;;
+		*) case " $QC_SCENARIO_TRAITS " in *" $_t "*) ;; *)
 			die "$_st_f: '# qc-scenario:' trait '$_t' is not one of: $QC_SCENARIO_TRAITS" ;;
+		   esac ;;
 		esac
 	done
+	case " $_st " in *" traced "*)
+		[ -n "$_st_tasks" ] ||
+			die "$_st_f: a traced scenario declares its measured tasks on its '# qc-scenario:' line (tasks=oslat,refill)" ;;
+	esac
 	echo $_st
 }
 # qc_scenario_has SCENARIO TRAIT: does it declare TRAIT?
@@ -79,8 +90,17 @@ qc_scenario_has() {
 	case " $(qc_scenario_traits "$1") " in *" $2 "*) return 0 ;; esac
 	return 1
 }
-# Every scenario's traits as one JSON object, {"hammer": ["traced", ...], ...}
-# (summarize.sh gives it to the judge).
+# qc_scenario_tasks SCENARIO: its measured tasks' comms (tasks=), a
+# comma-separated line, "" for a scenario that declares none.
+qc_scenario_tasks() {
+	_sct=$(qc_scenario_traits "$1") || exit 1
+	for _t in $_sct; do
+		case $_t in tasks=*) echo "${_t#tasks=}"; return 0 ;; esac
+	done
+	echo
+}
+# Every scenario's traits as one JSON object, {"hammer": ["traced", ...], ...},
+# its tasks left out (summarize.sh gives it to the judge).
 qc_scenario_traits_json() {
 	_stj=
 	for _sc in $(qc_scenarios); do
@@ -88,7 +108,7 @@ qc_scenario_traits_json() {
 		_stj="$_stj$_sc $_t
 "
 	done
-	printf '%s' "$_stj" | jq -Rn '[inputs | split(" ") | {key: .[0], value: (.[1:] | map(select(length > 0)))}] | from_entries'
+	printf '%s' "$_stj" | jq -Rn '[inputs | split(" ") | {key: .[0], value: (.[1:] | map(select(length > 0 and (startswith("tasks=") | not))))}] | from_entries'
 }
 qc_check_scenario() {
 	[ -f "$QC_ROOT/guest-init/scenarios/$1.sh" ] ||
