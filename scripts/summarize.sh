@@ -2,7 +2,9 @@
 # summarize.sh RUNDIR: judge one run's variants by the verdict policy
 # (tracing/verdict-policy.json) from the files the guests brought home and
 # the analyzer wrote, write RUNDIR/summary.json and print the verdict
-# table. Runs nothing in a guest.
+# table. Runs nothing in a guest. The judging is scripts/judge.jq's; this
+# script finds the run's guests, its baseline and its allocator figures,
+# and hands the judge their files.
 #
 # It fails closed: an input without which a verdict would be judged from
 # nothing (no drain-cause list, no per-CPU analysis, no hammer.json in a
@@ -11,9 +13,9 @@
 # Environment: QC_DRAIN_CAUSES=FILE (default: the policy's
 # drain_causes_file, tracing/drain-causes.list), QC_VERDICT_POLICY=FILE
 # (default tracing/verdict-policy.json),
-# QC_JUDGED=FILE (a copy of every judged guest's judgement, kept there
-# even when the run is refused: the error names the first guest refused,
-# the file each one; see judge_guests).
+# QC_JUDGED=FILE (every refusal the judge made, a line each, kept there
+# even when the run is refused: the error is the first, and each guest's
+# names its directory).
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 set -eu
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
@@ -73,24 +75,12 @@ baseline_rule=${pol%%
 }
 causes_file=$(qc_drain_causes_file "$causes_rel") || exit 1
 
-# Checked once, for the first variant that ran to the end (judge_guests
-# asks): a run whose variants all failed is still summarized (as
-# FAILED-RUN) without them.
-run_inputs_checked=no
-check_run_inputs() {
-	[ "$run_inputs_checked" = no ] || return 0
+# The drain-cause list must be there once a variant ran to the end (the
+# judge refuses one that holds no pattern); a run whose variants all
+# failed is still summarized (as FAILED-RUN) without it.
+check_causes_file() {
 	[ -f "$causes_file" ] ||
 		refuse "the drain-cause list $causes_file is missing, so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
-	run_inputs_checked=yes
-}
-# ... and, once the policy is applied (judge_guests), the rest.
-check_applied_policy() {
-	[ "$run_inputs_checked" = yes ] || return 0
-	case $applied in '{"patterns":0,'*)
-		refuse "the drain-cause list $causes_file holds no pattern (only comments or blank lines), so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one" ;;
-	esac
-	[ -n "$isolated" ] ||
-		refuse "$run/run.txt has an empty 'isolated:' line, so no CPU would be judged: fix the line (e.g. 'isolated: 1-3') or re-run the comparison"
 }
 
 qc_kv_read "$runtxt" isolated; isolated=$QC_KV
@@ -178,54 +168,6 @@ case $baseline in
 esac
 
 
-# judge_guests: $tmp/v-GUEST.json, {refuse, summary}, for each judged guest
-# (a variant listed in run.txt without a directory is a failed run), all
-# from one jq; judge_rc its exit status. When it stops at a guest (a value
-# no check foresaw), the guests before it have their file, the others not.
-judge_guests() {
-	set --
-	i=0
-	for name in $judged; do
-		d=$run/$name
-		qc_status_read "$d" missing
-		status=$QC_ST
-		[ "$status" != ok ] || check_run_inputs
-		for spec in oslat_f:oslat.json refill_f:refill.json analysis_f:$QC_ANALYSIS.json \
-		            quiet_f:$QC_ANALYSIS-$QC_WINDOW_QUIET.json hammer_f:$QC_HAMMER_JSON \
-		            primed_f:pcp-window.json selftest_f:$QC_SELFTEST_JSON stc_f:$QC_SELFTEST_CHARGED.json \
-		            audit_f:$QC_AUDIT_JSON stress_f:$QC_STRESS_PHASES; do
-			f=$d/${spec#*:}
-			[ -f "$f" ] || f=/dev/null
-			set -- "$@" --rawfile "g${i}_${spec%%:*}" "$f"
-		done
-		set -- "$@" --arg "g${i}_status" "$status" --arg "g${i}_dir" "$d" \
-			--arg "g${i}_reanalyze" "scripts/analyze.sh $d $isolated"
-		i=$((i + 1))
-	done
-	judge_rc=0
-	# (the list is read only once a guest that ran to the end has
-	# checked it is there; the names as summary.json records them:
-	# relative to the repository when they lie inside it)
-	_list=/dev/null
-	[ "$run_inputs_checked" = no ] || _list=$causes_file
-	jq -n "$@" --argjson guests "$i" --arg scenario "$scenario" --argjson scenario_traits "$scenario_traits" \
-		--arg planter "$QC_PLANTER_FUNCTION" \
-		--argjson isolated "$iso_json" --argjson refill_cpus "$refill_json" \
-		--slurpfile policy_doc "$policy_file" --rawfile causes_list "$_list" \
-		--arg policy_file "${policy_file#"$QC_ROOT"/}" --arg causes_file "${causes_file#"$QC_ROOT"/}" \
-		-c -f "$QC_ROOT/scripts/summarize-variant.jq" > "$tmp/judged" || judge_rc=$?
-	# (its first line, {"patterns":N,"policy":{...}}: the policy as applied)
-	IFS= read -r applied < "$tmp/judged" || applied=
-	# (and in $tmp/refusing, the guests whose judgement is a refusal: a
-	# judgement is compact, {"refuse":null,... when there is none; the
-	# shell's read takes a byte a system call, ~1.4 us each here, and a
-	# judgement is kilobytes)
-	awk -v names="$judged" -v dir="$tmp" 'BEGIN { split(names, g, " ") }
-		NR > 1 { print > (dir "/v-" g[NR - 1] ".json")
-		         if (index($0, "{\"refuse\":null,") != 1) refusing = refusing " " g[NR - 1] }
-		END { print refusing > (dir "/refusing") }' "$tmp/judged"
-}
-
 # The allocator's cost: pft faults/s per run, each variant against the
 # baseline by Welch's t-test (bench/welch), as mmtests marks a difference
 # significant.
@@ -268,30 +210,6 @@ alloc_bench() {
 			           significant: $w.significant, t: $w.t, df: $w.df, p: $w.p})'
 }
 
-judge_guests
-# (QC_JUDGED: the judging's lines as they are, the policy as applied, then
-# one {refuse, continuation_ns, summary} a guest, in the order judged;
-# each refusal names its guest's directory)
-[ -z "${QC_JUDGED:-}" ] || cp "$tmp/judged" "$QC_JUDGED"
-# judging_stopped: the judging jq stopped (its error is on stderr): its
-# exit status, or 1.
-judging_stopped() { [ "$judge_rc" -ne 0 ] && exit "$judge_rc"; exit 1; }
-# The policy as applied (judge_guests): its numbers and the list's
-# patterns; summary.json adds the baseline this run resolved and the
-# analyzer's continuation bound.
-case $applied in '{"patterns":'*',"policy":{'*'}') ;; *) judging_stopped ;; esac
-policy=${applied#*,\"policy\":}
-policy=${policy%\}}
-check_applied_policy
-IFS= read -r refusing < "$tmp/refusing" || judging_stopped
-for g in $judged; do
-	# (jq stopped at this guest)
-	[ -f "$tmp/v-$g.json" ] || judging_stopped
-	# (a jq only for a refusal)
-	case "$refusing " in *" $g "*) ;; *) continue ;; esac
-	refuse "$(jq -r '.refuse // "summarize-variant.jq gave no verdict"' "$tmp/v-$g.json")"
-done
-
 # The isolated CPUs that ran oslat: all but the refill ones.
 oslat_cpus() {
 	[ -n "$isolated" ] || return 0
@@ -323,57 +241,64 @@ qc_kv_read "${bp:-/dev/null}" qemu_version; qemu_version=$QC_KV
 qc_kv_read "${bp:-/dev/null}" kernel_tree; tree=${QC_KV%% + patches*}
 qc_kv_read "$runtxt" id; run_id=$QC_KV
 qc_kv_read "$runtxt" duration_s; duration=$QC_KV
-# Variants in run.txt's order: each judged guest's v-GUEST.json. The
-# audit's per-trigger counts (scripts/audit.sh) go under .audit, by
-# variant, in the triggers' order. The policy as applied gets the
-# analyzer's continuation bound, from the first analysis that has one.
-# Then the verdict table (below), from that summary. All in one jq: the
-# summary's lines down to its closing brace go to summary.json, the
-# table's to the terminal.
-set --
-for g in $judged; do set -- "$@" "$tmp/v-$g.json"; done
 # TIME_SCALE=auto's factor and its evidence (scripts/time-scale.sh)
 scale=$run/$QC_TIME_SCALE
 [ -f "$scale" ] || scale=/dev/null
-jq -n \
+
+# The judge (scripts/judge.jq): every judged guest's files, named
+# g<I>_<NAME> in run.txt's variant order (a variant listed there without
+# a directory is a failed run), and the run's facts, in one jq. It writes
+# summary.json's text, or refuses: one line on stderr for each refusal,
+# the run's first, each naming its guest's directory (QC_JUDGED=FILE keeps
+# them all), and exits non-zero.
+set --
+i=0
+for name in $judged; do
+	d=$run/$name
+	qc_status_read "$d" missing
+	[ "$QC_ST" != ok ] || { check_causes_file; ran=yes; }
+	for spec in oslat_f:oslat.json refill_f:refill.json analysis_f:$QC_ANALYSIS.json \
+	            quiet_f:$QC_ANALYSIS-$QC_WINDOW_QUIET.json hammer_f:$QC_HAMMER_JSON \
+	            primed_f:pcp-window.json selftest_f:$QC_SELFTEST_JSON stc_f:$QC_SELFTEST_CHARGED.json \
+	            audit_f:$QC_AUDIT_JSON stress_f:$QC_STRESS_PHASES; do
+		f=$d/${spec#*:}
+		[ -f "$f" ] || f=/dev/null
+		set -- "$@" --rawfile "g${i}_${spec%%:*}" "$f"
+	done
+	set -- "$@" --arg "g${i}_status" "$QC_ST" --arg "g${i}_dir" "$d" \
+		--arg "g${i}_reanalyze" "scripts/analyze.sh $d $isolated"
+	i=$((i + 1))
+done
+# (the list is read only once a variant ran to the end; the names as
+# summary.json records them: relative to the repository when they lie
+# inside it)
+_list=/dev/null
+[ -z "${ran:-}" ] || _list=$causes_file
+judged_err=$tmp/judged.err
+judge_rc=0
+jq -n "$@" --argjson guests "$i" --arg names "$judged" \
+	--arg run_dir "$run" --arg scenario "$scenario" --argjson scenario_traits "$scenario_traits" \
+	--arg planter "$QC_PLANTER_FUNCTION" \
+	--argjson isolated "$iso_json" --argjson refill_cpus "$refill_json" \
+	--slurpfile policy_doc "$policy_file" --rawfile causes_list "$_list" \
+	--arg policy_file "${policy_file#"$QC_ROOT"/}" --arg causes_file "${causes_file#"$QC_ROOT"/}" \
 	--slurpfile scale "$scale" \
 	--arg id "$run_id" --arg accel "$accel" --arg qemu "$qemu_version" --arg tree "$tree" \
-	--arg scenario "$scenario" --arg duration "$duration" \
-	--arg isolated "$isolated" --arg refill "$refill" \
+	--arg duration "$duration" --arg isolated_list "$isolated" --arg refill_list "$refill" \
 	--arg oslat "$(oslat_cpus)" \
 	--arg housekeeping "$(if [ -n "$isolated" ]; then qc_housekeeping_of "$isolated" "${smp:-4}"; fi)" \
-	--argjson policy "$policy" --arg baseline "$baseline" --arg baseline_rule "$baseline_rule" \
+	--arg baseline "$baseline" --arg baseline_rule "$baseline_rule" \
 	--argjson alloc "$(alloc_bench)" \
 	--slurpfile cost "$tmp/cost.json" --arg cost_missing "$cost_missing" \
-	--arg names "$judged" -r -L "$QC_ROOT/scripts" \
-	'include "summary-table";
-	 def blank_null: if . == "" then null else . end;
-	 # (no tonumber?: jq 1.6 try catches the errors raised after it, and
-	 # would swallow a crash further down, and the summary with it)
-	 def number_or_null: if test("^[-+]?[0-9]*[.]?[0-9]+([eE][-+]?[0-9]+)?$") then tonumber else null end;
-	 [inputs] as $judged
-	 | ([$names | splits(" +") | select(. != "")] as $n | [$n, $judged] | transpose
-	  | map({(.[0]): .[1].summary}) | add // {}) as $v
-	 | {run: ({id: $id, accel: ($accel | blank_null // "unknown"), kernel_tree: ($tree | blank_null),
-	        scenario: $scenario, duration_s: ($duration | number_or_null),
-	        isolated_cpus: $isolated, refill_cpus: $refill, oslat_cpus: $oslat,
-	        housekeeping_cpus: $housekeeping}
-	     # (runs booted before boot.sh recorded it have none)
-	     + (if $qemu == "" then {} else {qemu_version: $qemu} end)
-	     + (if $scale == [] then {} else {time_scale: $scale[0]} end)),
-	  policy: ($policy + {baseline: $baseline, baseline_rule: $baseline_rule}),
-	  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end),
-	  alloc_cost: $cost[0]}
-	 + (if $cost_missing == "" then {} else {alloc_cost_missing: $cost_missing} end)
-	 | .policy.continuation_ns = first($judged[].continuation_ns | select(. != null) // null)
-	 | .variants = ($v | map_values(del(.audit)))
-	 | .audit = ([$v[].audit | select(. != null)] as $a
-	     | if $a == [] then null else
-	         {triggers: [$a[0].triggers[].name],
-	          variants: ($v | map_values(.audit) | with_entries(select(.value != null)))} end)
-	 | ., "", verdict_table' \
-	"$@" > "$tmp/summary-and-table"
-awk -v summary="$run/$QC_SUMMARY.tmp" 'done { print; next } { print > summary } /^}$/ { done = 1 }' "$tmp/summary-and-table"
+	-f "$QC_ROOT/scripts/judge.jq" > "$run/$QC_SUMMARY.tmp" 2> "$judged_err" || judge_rc=$?
+[ -z "${QC_JUDGED:-}" ] || cp "$judged_err" "$QC_JUDGED"
+if [ "$judge_rc" -ne 0 ]; then
+	# (a refusal, its first line; else what stopped jq, as it said it)
+	cat "$judged_err" >&2
+	exit "$judge_rc"
+fi
 mv "$run/$QC_SUMMARY.tmp" "$run/$QC_SUMMARY"
+echo
+jq -r -L "$QC_ROOT/scripts" 'include "summary-table"; verdict_table' "$run/$QC_SUMMARY"
 echo
 info "summary: $run/$QC_SUMMARY"

@@ -284,7 +284,7 @@ fi
 # (every recorded hit of it in the window made in an interrupt, a softirq
 # or an NMI ran on another CPU: a missed hit is one nested in another
 # probe's handler, so in such a context, from the same call sites). The window stands either way:
-# the verdict weighs an unplaced miss (summarize-variant.jq's probe_missed,
+# the verdict weighs an unplaced miss (judge.jq's probe_missed,
 # tested in test-summarize). Snapshots that do not bracket one window are
 # refused; no file is "not measured" in the JSON, never a 0.
 # origins-wq.dat's window: resched recorded in interrupt context on

@@ -155,11 +155,11 @@ case_guest() {
 }
 
 # --- fail closed: each input a verdict would otherwise be judged without ---
-# A guest's own inputs, those the judging (summarize-variant.jq) refuses a
-# guest for: one run holds a guest per case, and one summarize pass judges
-# them all (each pass costs ~0.4 CPU-s). It refuses the run by the first
-# guest refused, checked as refused() checks every refusal; QC_JUDGED
-# keeps each guest's refusal, which names its directory: each case is
+# A guest's own inputs, those the judge (judge.jq) refuses a guest for:
+# one run holds a guest per case, and one summarize pass judges them all
+# (each pass costs ~0.4 CPU-s). It refuses the run by the first guest
+# refused, checked as refused() checks every refusal; QC_JUDGED keeps
+# every refusal, a line each naming its guest's directory: each case is
 # checked there.
 cases=$(fresh refusals)
 rm -r "${cases:?}/wq" "$cases/rcu" "$cases/spinlock"
@@ -212,7 +212,7 @@ cut=$(fresh cut rcu)
 head -c 300 "$fixture/rcu/analysis.json" > "$cut/rcu/analysis.json"
 ktap_jq_edits_made
 refused "a run with guests the judging refuses is refused" "" "$cases" QC_JUDGED="$scratch/judged"
-guest_refusals=$(jq -r 'select(.refuse != null) | .refuse' "$scratch/judged" 2>/dev/null)
+guest_refusals=$(sed -n 's/^quietcore: error: //p' "$scratch/judged")
 ktap_check "... by the first guest it refused, as judged" \
 	test "$(sed -n 's/^failed: //p' "$cases/status")" = "$(printf '%s\n' "$guest_refusals" | head -n1)"
 # guest_refused DESCRIPTION GUEST PATTERN: the judging refused GUEST, its

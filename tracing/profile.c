@@ -119,7 +119,7 @@ struct profile_miss *profile_missed(struct profile *p, const char *name)
  * Can a missed hit of @m be an isolated CPU's? Unless every recorded hit
  * of that probe in the window ran on another CPU: a missed hit is a nested
  * one from the same call sites (profile.h). Such a miss does not refuse
- * the window: the verdict weighs it (summarize-variant.jq's probe_missed,
+ * the window: the verdict weighs it (judge.jq's probe_missed,
  * INCONCLUSIVE unless a FAIL is certain without it).
  */
 bool profile_miss_unplaced(const struct profile_miss *m)

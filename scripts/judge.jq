@@ -1,31 +1,35 @@
-# Each variant's summary and verdict, from the files its guest brought home
-# and the analyzer wrote. Called by scripts/summarize.sh once per run, for
-# all its judged guests (one jq: its start and this program's compiling
-# cost more than judging a guest).
-# Inputs, the run's: $scenario, $scenario_traits (every scenario's traits,
-# as its "# qc-scenario:" line declares them: scripts/lib/inputs.sh
-# qc_scenario_traits_json), $isolated and $refill_cpus (CPU numbers as
-# strings), $policy_doc (tracing/verdict-policy.json, slurped), its
-# drain-cause list's text $causes_list (summarize.sh has checked it is
-# there), the paths to record, $policy_file and $causes_file, $planter
-# (the self-test's planting function, the drain of selftest-charged.json),
-# $guests (how many); each guest's, named g<I>_<NAME> (I from 0, in the
-# order the guests are judged): $status (the variant's status file), $dir
-# (the variant directory, for messages), $reanalyze (the command that
-# re-runs the analyzer on it); each input file's text, "" when absent:
-# $oslat_f, $refill_f, $analysis_f, $quiet_f (analysis-quiet.json),
-# $hammer_f, $primed_f (pcp-window.json), $selftest_f, $stc_f
-# (selftest-charged.json), $audit_f (audit.json: the audit scenario's
-# per-trigger counts), $stress_f (the stress scenario's phases,
-# QC_STRESS_PHASES: text, one phase's outcome a line).
-# Output: first the policy as applied, {patterns: N, policy: {...}}: its
-# numbers, the list's name and patterns (read as qc-analyze reads them:
-# blanks trimmed, '#' lines and empty lines dropped, so that an
-# analysis's recorded patterns can be compared with them exactly),
-# without its "about". Then one line per guest, in order: {refuse: null
-# or one line saying what is wrong and what to do, continuation_ns: its
-# analysis's, summary: {...}}. A refusal is not a verdict: summarize.sh
-# writes nothing.
+# judge.jq: the judge. A run's summary (summary.json's text) from the
+# files its guests brought home and the analyzer wrote, by the verdict
+# policy, or its refusal. Called by scripts/summarize.sh once per run.
+# Inputs, the run's: $run_dir (for messages), $scenario, $scenario_traits
+# (every scenario's traits, as its "# qc-scenario:" line declares them:
+# scripts/lib/inputs.sh qc_scenario_traits_json), $isolated and
+# $refill_cpus (CPU numbers as strings), $policy_doc
+# (tracing/verdict-policy.json, slurped), its drain-cause list's text
+# $causes_list ("" when the list is absent: summarize.sh has refused a run
+# with a finished variant and no list), the paths to record, $policy_file
+# and $causes_file, $planter (the self-test's planting function, the
+# drain of selftest-charged.json), and what summary.json's .run records:
+# $id, $accel, $qemu, $tree, $duration, $isolated_list, $refill_list,
+# $oslat, $housekeeping (as run.txt and the first guest's boot-params.txt
+# say them), $scale (time-scale.json, slurped), $baseline and
+# $baseline_rule (summarize.sh resolved them), $alloc (the timed
+# benchmark), $cost (alloc-cost.sh's, slurped) and $cost_missing (why it
+# is left out, or ""). The guests: $guests (how many) and $names (their
+# directories, in run.txt's variant order); each guest's, named
+# g<I>_<NAME> (I from 0, in that order): $status (the variant's status
+# file), $dir (the variant directory, for messages), $reanalyze (the
+# command that re-runs the analyzer on it); each input file's text, ""
+# when absent: $oslat_f, $refill_f, $analysis_f, $quiet_f
+# (analysis-quiet.json), $hammer_f, $primed_f (pcp-window.json),
+# $selftest_f, $stc_f (selftest-charged.json), $audit_f (audit.json: the
+# audit scenario's per-trigger counts), $stress_f (the stress scenario's
+# phases, QC_STRESS_PHASES: text, one phase's outcome a line).
+# Output: the summary, or nothing and on stderr each refusal, one line
+# "quietcore: error: ..." saying what is wrong and what to do, the run's
+# own first, then each refused guest's in order, naming its directory;
+# then jq exits 5. A refusal is not a verdict: summarize.sh writes
+# nothing.
 
 # A file's text as JSON: null when absent (""), "invalid" unless it is one
 # JSON object (a cut or partial file is not an absent one). (Not through
@@ -204,7 +208,7 @@ def judge($policy):
     (conditions({}; {}) | keys) as $known
     | [$policy.verdicts[] | select(.when as $w | $known | index([$w]) | not)] as $bad
     | if $bad != [] then
-        "\($policy.file): verdict \($bad[0].name) is decided by \"\($bad[0].when)\", not a condition of scripts/summarize-variant.jq (\($known | join(", "))): fix its \"when\""
+        "\($policy.file): verdict \($bad[0].name) is decided by \"\($bad[0].when)\", not a condition of scripts/judge.jq (\($known | join(", "))): fix its \"when\""
       elif ($policy.verdicts | last | .when) != "always" then
         "\($policy.file): the ladder's last verdict must be the one that always holds (\"when\": \"always\"): fix the order of its verdicts"
       else null end;
@@ -381,6 +385,8 @@ def judge($policy):
        stress: (if $stress_f == "" then null
                 else {phases: ($stress_f | split("\n") | map(select(length > 0)))} end)}};
 
+# The run: the policy as applied, every guest judged, then the summary,
+# or the refusals.
 ($causes_list | split("\n") | map(sub("^[ \t]+"; "") | sub("[ \t\r]+$"; ""))
  | map(select(length > 0 and (startswith("#") | not)))) as $dc
 # (the scenarios that demand exposure, from their declarations, where the
@@ -389,8 +395,43 @@ def judge($policy):
    | map(., (select(.key == "min_exposure") | {key: "exposure_scenarios", value: scenarios_with("exposure")}))
    | from_entries) as $doc
 | ({file: $policy_file} + $doc + {drain_causes_file: $causes_file, drain_causes: $dc} | del(.about)) as $policy
-| {patterns: ($dc | length), policy: $policy},
-($ARGS.named as $a
-| range(0; $guests) as $i
-| $a | with_entries(select(.key | startswith("g\($i)_")) | .key |= ltrimstr("g\($i)_"))
-| judge($policy))
+| [$names | splits(" +") | select(. != "")] as $n
+| [$ARGS.named as $a
+   | range(0; $guests) as $i
+   | $a | with_entries(select(.key | startswith("g\($i)_")) | .key |= ltrimstr("g\($i)_"))
+   | judge($policy)] as $judged
+# The run's own inputs are checked once a variant ran to the end: a run
+# whose variants all failed is still summarized (as FAILED-RUN).
+| any($judged[]; .summary.status == "ok") as $ran
+| [(if $ran and ($dc | length) == 0 then
+      "the drain-cause list \($causes_file) holds no pattern (only comments or blank lines), so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
+    else empty end),
+   (if $ran and $isolated == [] then
+      "\($run_dir)/run.txt has an empty 'isolated:' line, so no CPU would be judged: fix the line (e.g. 'isolated: 1-3') or re-run the comparison"
+    else empty end),
+   ($judged[].refuse | strings)] as $refusals
+| if $refusals != [] then $refusals | map("quietcore: error: \(.)\n") | add | halt_error(1) else . end
+| def blank_null: if . == "" then null else . end;
+  # (no tonumber?: jq 1.6 try catches the errors raised after it, and
+  # would swallow a crash further down, and the summary with it)
+  def number_or_null: if test("^[-+]?[0-9]*[.]?[0-9]+([eE][-+]?[0-9]+)?$") then tonumber else null end;
+  ([$n, $judged] | transpose | map({(.[0]): .[1].summary}) | add // {}) as $v
+| {run: ({id: $id, accel: ($accel | blank_null // "unknown"), kernel_tree: ($tree | blank_null),
+        scenario: $scenario, duration_s: ($duration | number_or_null),
+        isolated_cpus: $isolated_list, refill_cpus: $refill_list, oslat_cpus: $oslat,
+        housekeeping_cpus: $housekeeping}
+     # (runs booted before boot.sh recorded it have none)
+     + (if $qemu == "" then {} else {qemu_version: $qemu} end)
+     + (if $scale == [] then {} else {time_scale: $scale[0]} end)),
+  policy: ($policy + {baseline: $baseline, baseline_rule: $baseline_rule}),
+  variants: {}, alloc_bench: (if $alloc == {} then null else $alloc end),
+  alloc_cost: $cost[0]}
++ (if $cost_missing == "" then {} else {alloc_cost_missing: $cost_missing} end)
+# (the analyzer's continuation bound, the first analysis's that has one)
+| .policy.continuation_ns = first($judged[].continuation_ns | select(. != null) // null)
+| .variants = ($v | map_values(del(.audit)))
+# (the audit's per-trigger counts, by variant, in the triggers' order)
+| .audit = ([$v[].audit | select(. != null)] as $a
+    | if $a == [] then null else
+        {triggers: [$a[0].triggers[].name],
+         variants: ($v | map_values(.audit) | with_entries(select(.value != null)))} end)
