@@ -50,10 +50,12 @@ sections() { awk -v dir="$tmp" '/^@@ [^ ]+$/ { f = dir "/" $2; printf "" > f; ne
 # Its shape, then every plot's data (plotdata.jq all_data), in one jq (each
 # jq costs a start), split into $tmp/shape, the data files and $tmp/vars
 # (what the plots are told). The shape: a quietcore summary; variant
-# names that can become file names and gnuplot strings; and not from
-# before the verdict policy, which has no rule to state and no exposure or
-# charged counts to name as evidence: refused rather than rendered
-# without its evidence. Slurped, so that a file of anything but one JSON
+# names that can become file names and gnuplot strings; judged by cause
+# (policy.rule "origins"), not by the retired rule by time, whose runs keep
+# the report they were committed with ("frozen"); and not from before the
+# verdict policy, which has no rule to state and no exposure or charged
+# counts to name as evidence: refused rather than rendered without its
+# evidence. Slurped, so that a file of anything but one JSON
 # value (or none that parses) is no summary; a jq error in the shape
 # leaves no $tmp/shape, one in the data is shown only for a good shape.
 # The shape is made whole ([shape]) before the data: jq 1.6's try would
@@ -62,8 +64,8 @@ if qj -r -s 'include "plotdata";
 	def shape: if ((.run.id | type == "string") and (.variants | type == "object" and length > 0)) | not
 	then "not a summary"
 	elif .variants | keys | all(test("^[A-Za-z0-9_.-]+$")) | not then "bad name"
+	elif (.policy | type == "object") and (.policy.rule // "") != "origins" then "frozen"
 	elif try ((.policy | type == "object")
-		and (.policy.drain_causes | type == "array" and length > 0)
 		and (.policy.min_exposure | type == "object") and (.policy.baseline | type == "string")
 		and all(.variants[]; (.verdict | type == "string")
 			and (if .verdict == "FAILED-RUN" or .verdict == "NO-TRACE" then true
@@ -79,6 +81,12 @@ shape=
 case $shape in
 ok) ;;
 "bad name") die "$sum has a variant name that is not [A-Za-z0-9_.-]: not a quietcore summary" ;;
+frozen)
+	# (judged by time: its committed report is what it said, and stays)
+	[ -f "$run/$QC_REPORT_MD" ] && [ -f "$run/$QC_REPORT_HTML" ] ||
+		die "$sum was judged by the retired rule by time and has no report to keep: re-judge it by cause ($reanalyze)"
+	info "$run was judged by the retired rule by time: its report.md and report.html are frozen as committed"
+	exit 0 ;;
 old) die "$sum is an old-format summary (no verdict policy, or no per-CPU exposure and charged counts): $reanalyze" ;;
 *) die "$sum is not a quietcore summary (needs .run.id and .variants)" ;;
 esac

@@ -1,9 +1,10 @@
 # The report as a list of blocks, so that md.jq and html.jq say the same
 # thing: {h1}, {h2}, {p}, {ul: [...]}, {table: {head, align, rows}},
 # {plot: NAME, caption}. Text may carry `code` and **bold**, nothing else.
-# Input: summary.json, and nothing else: the rule, its thresholds and the
-# drain causes come from its .policy (what summarize.sh applied), never
-# from tracing/. $plots: the SVGs rendered ("interruptions oslat ...");
+# Input: summary.json, and nothing else: the rule and its thresholds come
+# from its .policy (what summarize.sh applied), never from tracing/. Only
+# runs judged by cause (policy.rule "origins") are rendered: report.sh
+# leaves the reports of runs judged by the retired rule by time frozen. $plots: the SVGs rendered ("interruptions oslat ...");
 # $run_status: the run's status file.
 # Every claim names its evidence: how many drains reached the CPU beside
 # every interruption count, which window, which control.
@@ -13,7 +14,6 @@ include "audit";
 
 def cpulist: if length > 1 then (.[:-1] | join(", ")) + " and " + .[-1] elif length == 1 then .[0] else "none" end;
 def cpus_of: .cpus | keys_unsorted | map(tonumber) | sort | map(tostring);
-def is_named($p): . as $c | any($p.drain_causes[]; . as $re | $c | test($re));
 
 # [{cpu, cause, n, charged}] over the isolated CPUs of one variant.
 def causes: [.cpus | to_entries[] | .key as $cpu | .value as $x
@@ -32,25 +32,6 @@ def window($root): "the \($root.run.scenario // "measurement") window (\(.window
 	+ (if .drains.reached == null then "" else ", \(.drains.reached | thou) of them reaching an isolated CPU" end) + ")";
 def reached: if .exposure == null then "exposure not measured (no probes)"
 	else "\(plural(.exposure.drains; "drain"; "drains")) reached it" end;
-def rules: (.charged_by_rule // {}) | [{k: "named", t: "named"}, {k: "in_flight", t: "in flight"}, {k: "rcu_tick", t: "RCU tick"}]
-	as $r | . as $x | [$r[] | select(($x[.k] // 0) > 0) | "\($x[.k] | thou) \(.t)"] | join(", ");
-def control_n: if .control == null then "no quiet control" else "quiet control \(.control.coincidences | thou)" end;
-# "CPU 2 (refill): 398 drains reached it, 796 of 799 interruptions charged (398 named, 398 in flight), quiet control 1"
-def cpu_evidence($c):
-	"CPU \($c) (\(.workload)): \(reached), "
-	+ (if .interruptions == 0 then "not interrupted"
-	   else "\(.charged | thou) of \(plural(.interruptions; "interruption"; "interruptions")) charged"
-	     + (rules | if . == "" then "" else " (\(.))" end) end)
-	+ ", \(control_n)";
-def control_text: if .control == null then "no quiet control was recorded for this variant"
-	else ("the quiet control (\(.control.window_s | secs) s, same boot and workloads, no drains, " +
-		"this window's drain calls overlaid) had " +
-		"\(plural(.control.coincidences; "coincidence"; "coincidences"))") end;
-def uncharged:
-	(causes | map(.n -= .charged | select(.n > 0)) | sum_by_cause) as $o
-	| if $o == [] then "no uncharged interruption"
-	  else ("uncharged, shown and not deciding the verdict: \($o | map(.n) | add | thou) — " +
-		"\($o | top(3))") end;
 def primed: cpus_of as $c | [.cpus[$c[]].pcp_primed_pages | dash] | join("/");
 def verdict_cpus: .verdict_cpus // [];
 
@@ -60,75 +41,29 @@ def verdict_cpus: .verdict_cpus // [];
 def no_sender: .no_sender // [.cpus // {} | to_entries[] | .key as $c
 	| .value.unknown_by_cause // {} | to_entries[] | {cpu: $c, cause: .key, count: .value}];
 
-# The verdict in one sentence, in the words of the run's own rule; the
-# evidence it rests on follows it as a list (evidence_items).
-def headline_old($root):
-	. as $v
-	| if .verdict == "PASS" then "no interruption charged to the drain on CPU \(cpus_of | cpulist)"
-	elif .verdict == "FAIL" then
-		("\(plural(.charged_total; "interruption"; "interruptions")) charged to the drain " +
-			"on CPU \(verdict_cpus | cpulist)")
-	elif .verdict == "INCONCLUSIVE" then
-		("\(plural(.charged_total; "interruption"; "interruptions")) charged to the drain " +
-			"on CPU \(verdict_cpus | cpulist), none by a named drain cause, all by " +
-			"coincidence in time (in flight, RCU tick), and no more, over the isolated CPUs " +
-			"together, than the quiet control shows the same rule charging without any drain " +
-			"(within \($root.policy.coincidence_margin.factor) × its coincidences + " +
-			"\($root.policy.coincidence_margin.plus)): the rule cannot tell this drain's " +
-			"effect from the workload's own noise here, so the variant neither passes nor " +
-			"fails")
-	elif .verdict == "UNEXPOSED" then
-		("no interruption charged, but too few drains reached CPU " +
-			"\([verdict_cpus[] as $c | "\($c) (\($v.cpus[$c].workload): \($v.cpus[$c].exposure.drains // "not measured"))"] | cpulist) " +
-			"for the window to test the drain there (the policy needs ≥ " +
-			"\($root.policy.min_exposure.refill) on a refill CPU, ≥ " +
-			"\($root.policy.min_exposure.oslat) on an oslat CPU)")
-	elif .verdict == "UNPRIMED" then
-		("no interruption charged, but CPU \(verdict_cpus | cpulist) had an empty pcplist " +
-			"when the window opened (pages primed: \(primed)); a non-forced drain skips an " +
-			"empty list, so this run proves nothing")
-	elif .verdict == "STALLED" then
-		("no interruption charged, but \(.drain.stalls) drain_all_pages() call(s) stalled " +
-			"(max \(.drain.max_us | us) µs): the drain waited for an isolated CPU that never " +
-			"yielded")
-	elif .verdict == "TOO-FEW-DRAINS" then
-		("no interruption charged, but the hammer completed only \(.drain.calls // 0) " +
-			"drain_all_pages() calls (the policy needs ≥ \($root.policy.min_drain_calls))")
-	elif .verdict == "AUDIT" then ("the audit scenario is judged per trigger, not by the drain rule: see the Isolation " +
-		"audit section")
-	elif .verdict == "NO-TRACE" and .stress != null then
-		("the `stress` scenario traces no window (no interruption was counted): it is the debug " +
-			"kernel's correctness run, \(.drain.calls // 0) drain_all_pages() calls (the longest " +
-			"\(.drain.max_us | us) µs) with no splat in its console (scripts/splats.sh, which lets " +
-			"through only the known reports it names; a splat fails the run). Its phases: " +
-			"\(.stress.phases | join("; "))")
-	elif .verdict == "NO-TRACE" then "the `\($root.run.scenario)` scenario traces no window: no interruption was counted"
-	elif .verdict == "FAILED-RUN" then "the variant's run did not finish: status \(.status | code)"
-	else "see the tables below" end;
-# --- the rule by origin (policy.rule "origins"; older runs keep theirs) -----
-def causal($root): ($root.policy.rule // "") == "origins";
+# --- the verdict in one sentence, by cause; the evidence it rests on ----
+# follows it as a list (evidence_items).
 # "CPU 2 (refill): 398 drains reached it, 796 of 799 interruptions sent by the drain, 0 indirect, 0 without a sender"
-def cpu_evidence_causal($c):
+def cpu_evidence($c):
 	"CPU \($c) (\(.workload)): \(reached), "
 	+ (if .interruptions == 0 then "not interrupted"
 	   else ("\(.charged | thou) of \(plural(.interruptions; "interruption"; "interruptions")) sent " +
 		"by the drain, ")
 	     + ("\(.indirect | thou) forced by RCU for its grace periods (\(.shared | thou) shared), " +
 		"\(.unknown | thou) without a sender") end);
-def control_causal: if .control == null then "no quiet control was recorded for this variant"
+def control_text: if .control == null then "no quiet control was recorded for this variant"
 	else ("the quiet control (\(.control.window_s | secs) s, same boot and workloads, no drains) " +
 		"had \(plural(.control.interruptions; "interruption"; "interruptions")), " +
 		"\(.control.rcu_qs | thou) of them RCU forcing a quiescent state, " +
 		"\(.control.unknown | thou) without a sender") end;
-def cross_check: ("time alone (the old rule: in flight during a drain) would have charged " +
-	"\(.coincidences_total | thou), which decides nothing");
 # The chains summed over the variant's isolated CPUs, most frequent first.
 def chains: [.cpus[] | .origins.chains // {} | to_entries[]] | group_by(.key)
 	| map({chain: .[0].key, n: (map(.value) | add)}) | sort_by(-.n, .chain);
 def is_drain_chain($p): . as $c | any(($p.drain_functions // [])[]; . as $f | $c | test("[ <:]\($f)( |$)"));
 def top_chains($k; sel): map(select(.chain | sel)) | .[:$k] | map("\(.chain | code) ×\(.n | thou)") | join("; ");
-def headline_causal($root):
-	if .verdict == "PASS" then ("no interruption of CPU \(cpus_of | cpulist) was sent by the drain or forced by RCU for " +
+def headline($root):
+	. as $v
+	| if .verdict == "PASS" then ("no interruption of CPU \(cpus_of | cpulist) was sent by the drain or forced by RCU for " +
 		"a grace period it requested, and every one has a sender" +
 		(if (.indirect_emulator_timed_total // 0) > 0 then
 			" (RCU forced \(plural(.indirect_emulator_timed_total; "stretch"; "stretches")) for the drain's grace " +
@@ -167,7 +102,35 @@ def headline_causal($root):
 			"\(verdict_cpus | cpulist) came with no sender in the trace " +
 			"(\([no_sender | .[] | "CPU \(.cpu) \(.cause | code) \(.count)"] | join(", "))), " +
 			"so the drain cannot be ruled out")
-	else headline_old($root) end;
+	elif .verdict == "UNEXPOSED" then
+		("no interruption charged, but too few drains reached CPU " +
+			"\([verdict_cpus[] as $c | "\($c) (\($v.cpus[$c].workload): \($v.cpus[$c].exposure.drains // "not measured"))"] | cpulist) " +
+			"for the window to test the drain there (the policy needs ≥ " +
+			"\($root.policy.min_exposure.refill) on a refill CPU, ≥ " +
+			"\($root.policy.min_exposure.oslat) on an oslat CPU)")
+	elif .verdict == "UNPRIMED" then
+		("no interruption charged, but CPU \(verdict_cpus | cpulist) had an empty pcplist " +
+			"when the window opened (pages primed: \(primed)); a non-forced drain skips an " +
+			"empty list, so this run proves nothing")
+	elif .verdict == "STALLED" then
+		("no interruption charged, but \(.drain.stalls) drain_all_pages() call(s) stalled " +
+			"(max \(.drain.max_us | us) µs): the drain waited for an isolated CPU that never " +
+			"yielded")
+	elif .verdict == "TOO-FEW-DRAINS" then
+		("no interruption charged, but the hammer completed only \(.drain.calls // 0) " +
+			"drain_all_pages() calls (the policy needs ≥ \($root.policy.min_drain_calls))")
+	elif .verdict == "AUDIT" then ("the audit scenario is judged per trigger, not by the drain rule: see the Isolation " +
+		"audit section")
+	elif .verdict == "NO-TRACE" and .stress != null then
+		("the `stress` scenario traces no window (no interruption was counted): it is the debug " +
+			"kernel's correctness run, \(.drain.calls // 0) drain_all_pages() calls (the longest " +
+			"\(.drain.max_us | us) µs) with no splat in its console (scripts/splats.sh, which lets " +
+			"through only the known reports it names; a splat fails the run). Its phases: " +
+			"\(.stress.phases | join("; "))")
+	elif .verdict == "NO-TRACE" then "the `\($root.run.scenario)` scenario traces no window: no interruption was counted"
+	elif .verdict == "FAILED-RUN" then "the variant's run did not finish: status \(.status | code)"
+	# (a verdict with no words of its own here: the policy's sentence for it)
+	else first($root.policy.verdicts[] | select(.name == $v.verdict) | .sentence) // "see the tables below" end;
 # The evidence a verdict rests on, one item each: the chains that decided
 # it, the window, each isolated CPU, the quiet control, the cross-check.
 # The window's RCU QS interruptions against the quiet control's rate, and
@@ -193,7 +156,7 @@ def rcu_forcing_text:
 		"\(.indirect_total // 0) for a drain's grace period emulator-timed" +
 		(if $f != null then ", \($f.emulator_timed // 0) of the window's \($f.window), \($f.control_emulator_timed // 0) of the control's \($f.control)" else "" end)
 	 else "not timed against hardware (no qc-entry counts: run with --count-entries)" end);
-def evidence_items_causal($root):
+def evidence_items_of($root):
 	(if .verdict == "FAIL" or .verdict == "CONTENDED" then "chains: \(chains | top_chains(3; is_drain_chain($root.policy)))"
 	 elif .verdict == "INDIRECT" then "chains: \(chains | top_chains(2; test("<- rcu_qs")))"
 	 else empty end),
@@ -204,25 +167,18 @@ def evidence_items_causal($root):
 			else "\(.probe) \(.missed), its \(.recorded_other) recorded hits all on housekeeping CPUs" end] | join("; ")))" end)
 		+ " of \(.hits | thou) hits on \(.probes) probes (kprobe_profile at the window's start and end)"
 		else "not measured (the guest recorded no kprobe_profile snapshots)" end)",
-	(. as $v | cpus_of[] as $c | $v.cpus[$c] | cpu_evidence_causal($c)),
-	"control: \(control_causal)",
-	"RCU forcing: \(rcu_forcing_text)",
-	"cross-check: \(cross_check)";
-
-def evidence_items_old($root):
-	"window: \(window($root))",
 	(. as $v | cpus_of[] as $c | $v.cpus[$c] | cpu_evidence($c)),
 	"control: \(control_text)",
-	"uncharged: \(uncharged)";
-def headline($root): if causal($root) then headline_causal($root) else headline_old($root) end;
+	"RCU forcing: \(rcu_forcing_text)";
+
 # Verdicts not judged from a window of this run have no window evidence.
 def evidence_items($root):
 	if .verdict == "AUDIT" or .verdict == "NO-TRACE" or .verdict == "FAILED-RUN" then empty
-	elif causal($root) then evidence_items_causal($root) else evidence_items_old($root) end;
+	else evidence_items_of($root) end;
 
 # --- sections ------------------------------------------------------------
 def refill_params: [.variants[].refill | select(. != null)][0];
-def rule_text_causal:
+def rule_text:
 	.policy as $p
 	| ("The rule (\($p.file // "the verdict policy" | code), as scripts/summarize.sh applied it " +
 		"to this run; summary.json records it) goes by cause, not by time. Every interruption of " +
@@ -244,34 +200,8 @@ def rule_text_causal:
 		"\($p.exposure_scenarios | map(code) | join(", ")) scenario ≥ \($p.min_exposure.refill) " +
 		"drains reaching each refill CPU and ≥ \($p.min_exposure.oslat) each oslat CPU, no " +
 		"stalled call and ≥ \($p.min_drain_calls) drain calls. Coincidence in time with a drain " +
-		"charges nothing; the old rule's count is kept beside it as a cross-check. A trace " +
+		"charges nothing. A trace " +
 		"without the send side, or any missing input, is refused: no verdict is written at all.");
-def rule_text_old:
-	.policy as $p
-	| ("The rule (\($p.file // "the verdict policy" | code), as scripts/summarize.sh applied it " +
-		"to this run; summary.json records it): an interruption of an isolated CPU is " +
-		"**charged** to the drain when its cause matches a drain cause " +
-		"(\($p.drain_causes | map(code) | join(" or ")), from \($p.drain_causes_file | code)), " +
-		"when it opened while a drain_all_pages() call that reached that CPU was in flight, or " +
-		"when it is a tick kept on for RCU during a drain (an interrupt's softirq continuation " +
-		"counts with it for at most \(($p.continuation_ns // 0) / 1e6 | rnd(3)) ms). A variant " +
-		"PASSes only with 0 charged interruptions on every isolated CPU. Charged interruptions " +
-		"are decided first, so no other verdict can hide one: FAIL when one is charged by a " +
-		"named drain cause, or when the charges by coincidence in time, over the isolated CPUs " +
-		"together, exceed \($p.coincidence_margin.factor) × the quiet control's coincidences + " +
-		"\($p.coincidence_margin.plus) (or a charged CPU has no control); INCONCLUSIVE when " +
-		"every charge is by coincidence and within that margin (the drain is in flight so much " +
-		"of the window that the rule cannot tell its effect from the workload's own noise); then " +
-		"UNPRIMED (an isolated CPU's pcplist was empty when the window opened: a non-forced " +
-		"drain skips it), UNEXPOSED (in the \($p.exposure_scenarios | map(code) | join(", ")) " +
-		"scenario: fewer than \($p.min_exposure.refill) drains reached a refill CPU, or fewer " +
-		"than \($p.min_exposure.oslat) an oslat CPU), STALLED (a drain_all_pages() call stalled " +
-		"past its threshold), TOO-FEW-DRAINS (the hammer completed fewer than " +
-		"\($p.min_drain_calls) calls), NO-TRACE (the scenario traces nothing), FAILED-RUN (the " +
-		"variant's run did not finish). A missing input (the drain-cause list, a per-CPU " +
-		"analysis, hammer.json, a self-test) is refused: no verdict is written at all.");
-def rule_text:
-	if causal(.) then rule_text_causal else rule_text_old end;
 def exposure_text:
 	refill_params as $r
 	| ("Exposure: a drain reached a CPU when it found pages on that CPU's pcplists and freed " +
@@ -281,26 +211,17 @@ def exposure_text:
 	+ (if $r == null then "." else (" (the refill workload faults in and frees \($r.pages) pages every \($r.refill_ms) ms on " +
 		"its own CPU, so every drain finds pages there).") end);
 def control_para:
-	if causal(.) then
 	("The control: each variant's window is followed, in the same boot, by a quiet window of " +
 		"the same length with the same workloads and no drains. Its interruptions are traced to " +
 		"their senders the same way; what RCU forces there is the grace-period traffic the " +
 		"system makes without any drain, beside the indirect count of the window.")
-	+ (if all(.variants[]; .control == null) then " This run has no quiet control." else "" end)
-	else
-	("The control: each variant's window is followed, in the same boot, by a quiet window of " +
-		"the same length with the same workloads and no drains, analysed with the first window's " +
-		"drain calls overlaid. What the charging rule charges there happened although no drain " +
-		"ran: its coincidences, shown beside every charged count (\"quiet control\"). In-flight " +
-		"charging is by time, not proven causation; the control says how often time alone would " +
-		"charge.")
-	+ (if all(.variants[]; .control == null) then " This run has no quiet control." else "" end) end;
+	+ (if all(.variants[]; .control == null) then " This run has no quiet control." else "" end);
 def selftest_text:
 	. as $root
 	| [.variants | to_entries[] | select(.value.selftest != null) | .key as $v | .value.selftest as $s
 	 | "\($v) \($s.counted)/\($s.planted) (" + ([$s.cpus | to_entries[] | "CPU \(.key) \(.value.counted)/\(.value.planted)"] | join(", "))
 	   + ("), " +
-		"\(if causal($root) then "the planter judged as the drain" else "the planted causes judged as drain causes" end): " +
+		"the planter judged as the drain: " +
 		"\($s.verdict_check.verdict // "not checked")")
 	   + (if $s.verdict_check.verdict == "FAIL" and $s.verdict_check.exact then " with exactly the planted count charged on each CPU, as it must"
 	      else ", **not** FAIL with the planted counts: the verdicts cannot be trusted" end)
@@ -322,16 +243,13 @@ def selftest_text:
 # --- the answer first: one row per variant, the number that decided it ----
 def deciding($root):
 	(.verdict_cpus // []) as $vc | . as $v
-	| if .verdict == "FAIL" and causal($root) then "\(.charged_total - (.handoff_total // 0) | thou) sent by the drain"
+	| if .verdict == "FAIL" then "\(.charged_total - (.handoff_total // 0) | thou) sent by the drain"
 	elif .verdict == "CONTENDED" then "\(.handoff_total | thou) lock hand-offs by the drain"
-	elif .verdict == "FAIL" then "\(.charged_total | thou) charged"
 	elif .verdict == "INDIRECT" then "\(.indirect_total - (.indirect_emulator_timed_total // 0) | thou) forced for its grace periods" +
 		(if .hardware_time.measured == true then " (\(.indirect_emulator_timed_total // 0 | thou) emulator-timed)" else " (not timed)" end)
-	elif .verdict == "INCONCLUSIVE" and causal($root) then "\(.unknown_total | thou) without a sender"
-	elif .verdict == "INCONCLUSIVE" then "\(.charged_total | thou) charged by coincidence"
-	elif .verdict == "PASS" and causal($root) then "0 sent, 0 indirect, 0 unknown" +
+	elif .verdict == "INCONCLUSIVE" then "\(.unknown_total | thou) without a sender"
+	elif .verdict == "PASS" then "0 sent, 0 indirect, 0 unknown" +
 		(if (.indirect_emulator_timed_total // 0) > 0 then " (\(.indirect_emulator_timed_total | thou) emulator-timed)" else "" end)
-	elif .verdict == "PASS" then "0 charged"
 	elif .verdict == "UNEXPOSED" then
 		[$vc[] as $c | $v.cpus[$c] | "CPU \($c): \(.exposure.drains // 0 | thou) < \($root.policy.min_exposure[.workload] // "?")"]
 		| join(", ") | "drains reached " + .
@@ -341,33 +259,29 @@ def deciding($root):
 	elif .verdict == "AUDIT" then "per trigger: the audit below"
 	elif .verdict == "NO-TRACE" then "no trace"
 	elif .verdict == "FAILED-RUN" then "the run did not finish"
+	# (a verdict with no words of its own here: the CPUs it holds on)
+	elif $vc != [] then "CPU \($vc | cpulist)"
 	else "–" end;
-# The answer table: every run has one, whichever rule judged it; a run
-# judged by time has no cross-check column (its rule is that cross-check).
+# The answer table: one row per variant.
 def answer_table:
-	. as $root | causal(.) as $causal
-	| {head: (["variant", "verdict", "decided by", "exposure", "quiet control"]
-		+ (if $causal then ["old rule by time"] else [] end)),
-	   align: ("lllrr" + (if $causal then "r" else "" end)),
+	. as $root
+	| {head: ["variant", "verdict", "decided by", "exposure", "quiet control"],
+	   align: "lllrr",
 	   rows: [.variants | to_entries[] | .key as $k | .value
 		| [$k, "**\(.verdict)**", deciding($root),
 		   (if .drains.reached == null then "–"
 		    elif .drain.calls == null then "\(.drains.reached | thou) reached"
 		    else "\(.drains.reached | thou) of \(plural(.drain.calls; "call"; "calls"))" end),
 		   (if .control == null then "–"
-		    elif $causal then "\(.control.interruptions | thou) (\(.control.rcu_qs | thou) RCU QS)"
-		    else plural(.control.coincidences // 0; "coincidence"; "coincidences") end)]
-		  + (if $causal then [.coincidences_total | thou] else [] end)]};
+		    else "\(.control.interruptions | thou) (\(.control.rcu_qs | thou) RCU QS)" end)]]};
 def answer:
 	. as $root
 	| {h2: "Answer"},
 	  {table: answer_table},
 	  {p: ("Decided by: the number the rule decided on (the rule is stated below). Exposure: the "
 		+ "drain_all_pages() calls that reached an isolated CPU, of all calls. Quiet control: "
-		+ (if causal(.) then "the interruptions of the same boot's quiet window, without drains (those "
-			+ "RCU forced a quiescent state for). Old rule by time: what charging by coincidence with "
-			+ "a drain in flight would have charged, a cross-check that decides nothing."
-		   else "what the same rule charged in the same boot's quiet window, without drains." end))};
+		+ "the interruptions of the same boot's quiet window, without drains (those "
+		+ "RCU forced a quiescent state for).")};
 
 # The evidence each verdict rests on: a sentence, then a short list.
 def evidence:
@@ -428,41 +342,24 @@ def facts:
 
 def total_of($f): [.cpus[] | .[$f]] | if any(. == null) then "–" else add | thou end;
 def per_variant:
-	if causal(.) then
 	{h2: "Per variant"},
 	{table: {head: ["variant", "verdict", "drain_all_pages() calls", "reached an isolated CPU",
 		"p50 (µs)", "p99 (µs)", "max (µs)", "stalls", "interruptions (isolated CPUs)",
-		"sent by the drain", "indirect (shared)", "without a sender", "old rule by time"],
-		align: "llrrrrrrrrrrr",
+		"sent by the drain", "indirect (shared)", "without a sender"],
+		align: "llrrrrrrrrrr",
 		rows: [.variants | to_entries[] | .key as $v | .value
 			| [$v, "**\(.verdict)**", (.drain.calls | dash), (.drains.reached | thou), (.drain.p50_us | us), (.drain.p99_us | us),
 			   (.drain.max_us | us), (.drain.stalls | dash), total_of("interruptions"), total_of("charged"),
-			   "\(total_of("indirect")) (\(total_of("shared")))", total_of("unknown"), total_of("coincidences")]]}},
+			   "\(total_of("indirect")) (\(total_of("shared")))", total_of("unknown")]]}},
 	{p: ("drain_all_pages() calls and latency: measured on the housekeeping CPU by qc_hammer, per " +
 		"call; a stall is a call that took longer than its stall threshold. Reached: calls that " +
 		"freed pages from at least one isolated CPU's pcplists (the trace's probes). Sent by the " +
-		"drain, indirect, shared and without a sender: the rule by cause, above; old rule by " +
-		"time: what charging by coincidence with a drain in flight would have charged (a " +
-		"cross-check).")}
-	else
-	{h2: "Per variant"},
-	{table: {head: ["variant", "verdict", "drain_all_pages() calls", "reached an isolated CPU",
-		"p50 (µs)", "p99 (µs)", "max (µs)", "stalls", "interruptions (isolated CPUs)",
-		"charged", "quiet-control coincidences"],
-		align: "llrrrrrrrrr",
-		rows: [.variants | to_entries[] | .key as $v | .value
-			| [$v, "**\(.verdict)**", (.drain.calls | dash), (.drains.reached | thou), (.drain.p50_us | us), (.drain.p99_us | us),
-			   (.drain.max_us | us), (.drain.stalls | dash), total_of("interruptions"), total_of("charged"),
-			   (.control.coincidences | thou)]]}},
-	{p: ("drain_all_pages() calls and latency: measured on the housekeeping CPU by qc_hammer, per " +
-		"call; a stall is a call that took longer than its stall threshold. Reached: calls that " +
-		"freed pages from at least one isolated CPU's pcplists (the trace's probes).")} end;
+		"drain, indirect, shared and without a sender: the rule by cause, above.")};
 
 # Who sent what: each variant's most frequent chains on its isolated CPUs.
 def origins_section:
 	. as $root
-	| if causal(.) | not then empty else
-	  {h2: "Origins: who sent each interruption"},
+	| {h2: "Origins: who sent each interruption"},
 	  {p: ("Each interruption of an isolated CPU, traced back to its sender (tracing/README.md, " +
 		"\"Origins\"): cause <- class: sending task on its CPU: its kernel stack from the probed " +
 		"function down. Classes: remote (another CPU sent it), rcu_qs (RCU forcing a quiescent " +
@@ -472,15 +369,13 @@ def origins_section:
 	  (.variants | to_entries[] | .key as $v | .value | chains as $c
 	   | if $c == [] then {p: "\($v): no interruption."} else
 	     {table: {head: ["\($v): chain", "interruptions", "the drain's"], align: "lrl",
-		rows: [$c[:8][] | [(.chain | code), (.n | thou), (if .chain | is_drain_chain($root.policy) then "**yes**" else "no" end)]]}} end)
-	  end;
+		rows: [$c[:8][] | [(.chain | code), (.n | thou), (if .chain | is_drain_chain($root.policy) then "**yes**" else "no" end)]]}} end);
 
 def per_cpu_table:
 	. as $root
 	| {h2: "Per isolated CPU"},
 	{table: {head: ["variant", "CPU", "workload", "pcp pages primed", "drains reached", "pages freed", "interruptions",
-			(if causal($root) then "by cause (rule)" else "charged (by rule)" end),
-			(if causal($root) then "quiet control (RCU QS / all)" else "quiet-control coincidences" end),
+			"by cause (rule)", "quiet control (RCU QS / all)",
 			"top causes", "latency max (µs)", "latency p99 (µs)"],
 		align: "lrlrrrrrrlrr",
 		rows: [.variants | to_entries[] | .key as $v | .value | cpus_of as $c | causes as $k | .cpus as $cpus
@@ -488,23 +383,18 @@ def per_cpu_table:
 			| [$v, $cpu, (.workload | dash), (.pcp_primed_pages | thou),
 			   (.exposure.drains | thou), (.exposure.pages | thou),
 			   (if .interruptions == null then "no trace" else .interruptions | thou end),
-			   (if .charged == null then "–" elif causal($root) then ("\(.charged | thou) sent, \(.indirect | thou) indirect, " +
-				"\(.unknown | thou) unknown")
-			    else (.charged | thou) + (rules | if . == "" then "" else " (\(.))" end) end),
-			   (if .control == null then "–" elif causal($root) then "\(.control.rcu_qs | thou) / \(.control.interruptions | thou)"
-			    else .control.coincidences | thou end),
+			   (if .charged == null then "–" else ("\(.charged | thou) sent, \(.indirect | thou) indirect, " +
+				"\(.unknown | thou) unknown") end),
+			   (if .control == null then "–" else "\(.control.rcu_qs | thou) / \(.control.interruptions | thou)" end),
 			   ($k | map(select(.cpu == $cpu)) | if . == [] then "–" else top(3) end),
 			   (.latency_max_us | us), (.latency_p99_us | us)]]}},
 	{p: (("pcp pages primed: pages in the CPU's pcplists when the window opened. Drains reached " +
 		"and pages freed: the drain_all_pages() calls of the window that freed pages from this " +
 		"CPU's lists, and how many (\"–\": no probes in the trace). ")
-		+ (if causal($root) then ("By cause: the interruptions the drain sent, those RCU forced for a grace period a drain " +
+		+ ("By cause: the interruptions the drain sent, those RCU forced for a grace period a drain " +
 		"requested (indirect), and those without a sender (unknown). Quiet control: its " +
-		"interruptions RCU forced, of all its interruptions. ") else "" end)
-		+ ("Charged (a run judged by time): the interruptions charged to the drain, by the rule " +
-		"that charged them (named cause, in flight during a drain that reached the CPU, RCU " +
-		"tick). Quiet-control coincidences: what the same rule charged in the quiet window with " +
-		"this window's drain calls overlaid. Latency: oslat's on an oslat CPU, the refill " +
+		"interruptions RCU forced, of all its interruptions. ")
+		+ ("Latency: oslat's on an oslat CPU, the refill " +
 		"workload's (its refill phases left out) on a refill CPU, p99 from their 1 µs histograms."))};
 
 def by_cause:
@@ -513,18 +403,16 @@ def by_cause:
 	| map(.cause) as $all
 	| {h2: "Interruptions by cause"},
 	  (if $all == [] then {p: "No isolated CPU was interrupted in any variant."} else empty end),
-	  {table: {head: (["cause", "named drain cause"] + $vs), align: ("ll" + ($vs | map("r") | join(""))),
-		rows: ([$all | sort_by((is_named($root.policy) | not), .)[] as $c
-			| [($c | code), (if $c | is_named($root.policy) then "**yes**" else "no" end)]
+	  {table: {head: (["cause"] + $vs), align: ("l" + ($vs | map("r") | join(""))),
+		rows: ([$all | sort[] as $c
+			| [($c | code)]
 			  + [$vs[] as $v | $root.variants[$v] | causes | map(select(.cause == $c)) | sum_by_cause
 			     | if . == [] then "0" else .[0] | "\(.n | thou)" + (if .charged > 0 then " (\(.charged | thou) charged)" else "" end) end]]
-		  + [["**total**", ""] + [$vs[] as $v | $root.variants[$v] | total_of("interruptions")]]
-		  + [["**charged**", ""] + [$vs[] as $v | $root.variants[$v] | total_of("charged")]])}},
+		  + [["**total**"] + [$vs[] as $v | $root.variants[$v] | total_of("interruptions")]]
+		  + [["**charged**"] + [$vs[] as $v | $root.variants[$v] | total_of("charged")]])}},
 	  {p: ("Summed over the isolated CPUs, inside the window; \"(N charged)\": how many of them the " +
-		"rule charged to the drain. Causes are named as the analyzer names them (work function, " +
-		"IRQ vector and its callback, timer function, task); a named drain cause is charged " +
-		"wherever it occurs, any other cause only when it coincided with a drain that reached " +
-		"the CPU.")};
+		"drain sent (the rule by cause, above). Causes are named as the analyzer names them (work " +
+		"function, IRQ vector and its callback, timer function, task).")};
 
 def plots:
 	($plots | split(" ") | map(select(. != "")) - ["alloc-cost"]) as $have
