@@ -150,7 +150,6 @@ QC_ANALYSIS=analysis        # .json -> summarize.sh; .txt for people
 #   analysis-quiet.json     the control, charged by the window's drain calls
 QC_SELFTEST_JSON=selftest.json  # planted vs counted per CPU -> summarize.sh
 QC_SELFTEST_ANALYSIS=selftest-analysis  # .json, .txt: the self-test trace's analysis
-QC_SELFTEST_CAUSES=selftest-causes.list  # the planted causes as a drain-cause list
 QC_SELFTEST_CHARGED=selftest-charged  # .json -> summarize.sh: the planted causes as drain causes
 QC_PLANTER_FUNCTION=qc_plant_write  # hammer/plant.c: what plants them, the drain of selftest-charged
 QC_RTHOG_SUMMARY=rthog-summary  # .json, .txt: scripts/rthog.sh, the drain's waits and the drainer's blocking

@@ -2,13 +2,12 @@
 # analyze.sh DIR ISOLATED: turn one variant's traces into numbers, on the
 # host. trace.dat (the measurement window) gives analysis.json and the
 # readable analysis.txt; trace-quiet.dat (the quiet control window of the
-# same boot) gives analysis-quiet.json, charged by the hammer window's
-# drain calls overlaid on it (its "charged" is coincidence);
-# trace-selftest.dat (the planted-noise window) is held to exactly what
-# selftest-planted.txt says was planted on each CPU, giving selftest.json,
-# and analysed once more with the planted causes as drain causes
+# same boot) gives analysis-quiet.json; trace-selftest.dat (the
+# planted-noise window) is held to exactly what selftest-planted.txt says
+# was planted on each CPU, giving selftest.json (with the causes planted),
+# and analysed once more with the planter as the drain
 # (selftest-charged.json: the verdict-level self-test summarize.sh
-# checks), the planter as the drain. With audit.txt (scenario "audit"),
+# checks). With audit.txt (scenario "audit"),
 # scripts/audit.sh counts each trigger's sub-window into audit.json. A trace the analyzer cannot read is
 # an error, never a verdict.
 #
@@ -23,7 +22,9 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 . "$here/lib/log.sh"
 . "$here/lib/policy.sh"
 . "$here/lib/plugin.sh"
+. "$here/../common/cpulist.sh"
 . "$here/lib/runs.sh"
+. "$here/lib/variants.sh"
 . "$here/lib/inputs.sh"
 dir=${1:?usage: analyze.sh DIR ISOLATED} iso=${2:?usage: analyze.sh DIR ISOLATED}
 dir=${dir%/}
@@ -31,7 +32,7 @@ dir=${dir%/}
 export QC_STATUS_FILE="${QC_STATUS_FILE:-$dir/$QC_STATUS}"
 # What this step writes that later steps read, and what it writes for people.
 outputs_json="$QC_ANALYSIS.json $QC_ANALYSIS-$QC_WINDOW_QUIET.json $QC_SELFTEST_JSON $QC_SELFTEST_ANALYSIS.json
-	$QC_SELFTEST_CHARGED.json $QC_SELFTEST_CAUSES $QC_AUDIT_JSON $QC_RTHOG_SUMMARY.json"
+	$QC_SELFTEST_CHARGED.json $QC_AUDIT_JSON $QC_RTHOG_SUMMARY.json"
 outputs_txt="$QC_ANALYSIS.txt $QC_ANALYSIS-$QC_WINDOW_QUIET.txt $QC_SELFTEST_ANALYSIS.txt $QC_SELFTEST_CHARGED.txt
 	$QC_RTHOG_SUMMARY.txt"
 remove() { for _f in "$@"; do rm -f "$dir/$_f" "$dir/$_f.tmp"; done; }
@@ -52,7 +53,6 @@ qc_kv_read "$dir/../$QC_RUN_TXT" scenario
 qc_check_scenario "$QC_KV"
 tasks=$(qc_scenario_tasks "$QC_KV") || exit 1
 [ -n "$tasks" ] || die "scenario '$QC_KV' traces no window (no tasks= on its '# qc-scenario:' line), so $dir has nothing to analyze"
-causes=$(qc_drain_causes_file) || exit 1
 functions=$(qc_drain_functions) || exit 1
 
 # profile_of WINDOW: the --kprobe-profile argument for that window's
@@ -76,7 +76,7 @@ analyze_trace() {
 	t=$1 o=$2
 	shift 2
 	# shellcheck disable=SC2086 # $hwtime is words
-	"$qa" --cpus "$iso" --task "$tasks" --drain-causes "$causes" --drain-functions "$functions" \
+	"$qa" --cpus "$iso" --task "$tasks" --drain-functions "$functions" \
 		--json "$dir/$o.json" $hwtime "$@" \
 		"$dir/$t" > "$dir/$o.txt.tmp" 2>"$dir/$o.err" ||
 		die "the analyzer refused $dir/$t: $(head -n1 "$dir/$o.err")"
@@ -99,9 +99,8 @@ fi
 # shellcheck disable=SC2046,SC2086 # profile_of and $hammer give one word or none
 [ ! -f "$dir/$trace" ] || analyze_trace "$trace" "$QC_ANALYSIS" $(profile_of "") $hammer
 if [ -f "$dir/$quiet" ]; then
-	[ -f "$dir/$trace" ] || die "$dir has a quiet control trace but no hammer trace to overlay"
 	# shellcheck disable=SC2046
-	analyze_trace "$quiet" "$QC_ANALYSIS-$QC_WINDOW_QUIET" --calls-from "$dir/$trace" $(profile_of "$QC_WINDOW_QUIET")
+	analyze_trace "$quiet" "$QC_ANALYSIS-$QC_WINDOW_QUIET" $(profile_of "$QC_WINDOW_QUIET")
 fi
 # The audit scenario's window: each trigger's sub-window and the gaps.
 [ ! -f "$dir/$QC_AUDIT_TXT" ] || "$QC_ROOT/scripts/audit.sh" "$dir" "$iso" >&2
@@ -124,17 +123,17 @@ planted_cause() {
 if [ -f "$dir/$selftest" ]; then
 	[ -f "$dir/$QC_PLANTED" ] || die "$dir has a self-test trace but no $QC_PLANTED"
 	set --
-	: > "$dir/$QC_SELFTEST_CAUSES.tmp"
+	# (the causes the planter's own sends must be counted under: every
+	# planted kind's but the irq_work's and the bare vector's)
+	planted_causes=
 	while read -r kind cpu k; do
 		# (a bare vector has no sender and no count of its own: below)
 		[ "$kind" != bare ] || continue
 		cause=$(planted_cause "$kind") || exit 1
 		set -- "$@" --expect "$cpu:$cause=$k"
 		# (an irq_work's IPI is never the planter's: below)
-		[ "$kind" = iwork ] || echo "^$cause\$" >> "$dir/$QC_SELFTEST_CAUSES.tmp"
+		[ "$kind" = iwork ] || planted_causes="$planted_causes $cause"
 	done < "$dir/$QC_PLANTED"
-	sort -u "$dir/$QC_SELFTEST_CAUSES.tmp" > "$dir/$QC_SELFTEST_CAUSES"
-	rm -f "$dir/$QC_SELFTEST_CAUSES.tmp"
 	rc=0
 	# shellcheck disable=SC2046 # profile_of gives one word or none
 	"$qa" --cpus "$iso" --task "$tasks" --json "$dir/$QC_SELFTEST_ANALYSIS.json" "$@" $(profile_of "$QC_WINDOW_SELFTEST") \
@@ -180,10 +179,9 @@ if [ -f "$dir/$selftest" ]; then
 			.[$c].planted += $p | .[$c].counted += ($a[0].cpus[$c].by_cause[$k] // 0)')
 	done < "$dir/$QC_PLANTED"
 	# The same trace with the planter as the drain (its function,
-	# hammer/plant.c) and the planted causes as the drain causes: the
-	# verdict rule must charge exactly what was planted.
-	QC_DRAIN_CAUSES=$dir/$QC_SELFTEST_CAUSES
-	causes=$QC_DRAIN_CAUSES functions=$QC_PLANTER_FUNCTION
+	# hammer/plant.c): the verdict rule must charge exactly what was
+	# planted, under the planted causes.
+	functions=$QC_PLANTER_FUNCTION
 	# shellcheck disable=SC2046
 	analyze_trace "$selftest" "$QC_SELFTEST_CHARGED" $(profile_of "$QC_WINDOW_SELFTEST")
 	# Deferral followed: each planted delayed work item ran on its CPU,
@@ -206,9 +204,11 @@ if [ -f "$dir/$selftest" ]; then
 				drain: ($c[0].cpus[$cpu].origins.drain_by_cause[$cause] // 0)})')
 	# (the links' rules: scripts/selftest.jq)
 	echo "$cpus" | jq -L "$QC_ROOT/scripts" --argjson ok "$([ $rc -eq 0 ] && echo true || echo false)" \
+		--arg causes "$planted_causes" \
 		'include "selftest";
 		{planted: ([.[].planted] | add), counted: ([.[].counted] | add),
-		 pass: ($ok and all(.[]; selftest_cpu_ok)), cpus: .}' \
+		 pass: ($ok and all(.[]; selftest_cpu_ok)),
+		 causes: ([$causes | splits(" +") | select(. != "")] | unique), cpus: .}' \
 		> "$dir/$QC_SELFTEST_JSON.tmp"
 	mv "$dir/$QC_SELFTEST_JSON.tmp" "$dir/$QC_SELFTEST_JSON"
 	jq -e .pass "$dir/$QC_SELFTEST_JSON" >/dev/null || die "self-test failed: $(jq -r -L "$QC_ROOT/scripts" 'include "selftest";

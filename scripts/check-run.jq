@@ -12,8 +12,8 @@
 # K" lines); $iso: run.txt's isolated CPUs, for messages; given
 # (check-run.sh --policy), $ARGS.named.policy, the verdict policy's text,
 # and .policy_file, its name. Prints nothing when every file holds (and,
-# given a policy that holds too, "policy holds", then its baseline and its
-# drain_causes_file, a line each), "duplicate key" when check-run.sh must
+# given a policy that holds too, "policy holds", then its baseline on a
+# line of its own), "duplicate key" when check-run.sh must
 # read each file alone to name the one holding a key twice, else the
 # first problem, one line, naming the file and the fix.
 include "validate";
@@ -56,7 +56,7 @@ include "selftest";
     # [the member naming a file, the file it must name (in the guest's
     # own directory), how a message calls it], of each file naming one.
     {"analysis.json": [["trace", "trace.dat", ""]],
-     "analysis-quiet.json": [["trace", "trace-quiet.dat", ""], ["calls_from", "trace.dat", "the drain calls of "]],
+     "analysis-quiet.json": [["trace", "trace-quiet.dat", ""]],
      "selftest-analysis.json": [["trace", "trace-selftest.dat", ""]],
      "selftest-charged.json": [["trace", "trace-selftest.dat", ""]]}[$f.name] | values
     | first(.[] as [$key, $file, $what] | "\($guest)/\($file)" as $own | $f.doc[$key] | select(tail2 != $own)
@@ -65,8 +65,8 @@ include "selftest";
 
 # 3. The self-test: selftest.json's planted is selftest-planted.txt's,
 # its counted what selftest-analysis.json counted of the planted causes
-# (those selftest-charged.json was charged by), which selftest-charged.json
-# charged by name; pass only when every CPU's counted equals its planted.
+# (selftest.json's causes); pass only when every CPU's counted equals its
+# planted.
   def selftest($guest; $d):
     $d["selftest.json"] as $s | select($s != null)
     | ($s.file | split("/")[:-1] | join("/")) as $dir
@@ -75,18 +75,16 @@ include "selftest";
     | if $a == null or $c == null or $p == null then
         "\($s.file) cannot be checked: \($dir)/\(if $p == null then "selftest-planted.txt" elif $a == null then "selftest-analysis.json" else "selftest-charged.json" end) is missing or not 'KIND CPU K' lines; \($s.fix)"
       else
-        $s.doc as $s | $c.policy.drain_causes as $causes
+        $s.doc as $s | ($s.causes // []) as $causes
         # CPU $k's [planted and counted (selftest.json), planted
-        # (selftest-planted.txt), charged by name (selftest-charged.json)],
-        # 0 where a file does not name it.
-        | def says($k): [$s.cpus[$k].planted, $s.cpus[$k].counted, $p[$k], $c.cpus[$k].charged_by_rule.named] | map(. // 0);
+        # (selftest-planted.txt)], 0 where a file does not name it.
+        | def says($k): [$s.cpus[$k].planted, $s.cpus[$k].counted, $p[$k]] | map(. // 0);
           ([($p | with_entries(select(.key | test("^[0-9]+$")))), $s.cpus, $a.cpus, $c.cpus] | map(keys) | add | unique) as $cpus
-        | [$cpus[] as $k | says($k) as [$planted, $counted, $told, $named]
-           | ([$a.cpus[$k].by_cause // {} | to_entries[] | select(.key as $x | any($causes[]; . as $re | $x | test($re))) | .value]
+        | [$cpus[] as $k | says($k) as [$planted, $counted, $told]
+           | ([$a.cpus[$k].by_cause // {} | to_entries[] | select(.key as $x | $causes | index([$x])) | .value]
               | add // 0) as $n
            | if $planted != $told then "CPU \($k) planted \($planted), but selftest-planted.txt says \($told)"
              elif $counted != $n then "CPU \($k) counted \($counted), but selftest-analysis.json counted \($n) of the planted causes"
-             elif $named != $n then "CPU \($k): selftest-charged.json charged \($named) by name, but selftest-analysis.json counted \($n)"
              elif ($s.cpus[$k].irq_work.planted // 0) != ($p["iwork:\($k)"] // 0) then
                "CPU \($k) planted \($s.cpus[$k].irq_work.planted // 0) IPIs from an irq_work, but selftest-planted.txt says \($p["iwork:\($k)"] // 0)"
              elif ($s.cpus[$k].senderless.planted // 0) != ($p["bare:\($k)"] // 0) then
@@ -99,7 +97,7 @@ include "selftest";
                and $s.cpus[$k].senderless.merged != $a.cpus[$k].origins.bare.merged then
                "CPU \($k) counted \($s.cpus[$k].senderless.merged) merged sender-less vectors, but selftest-analysis.json has \($a.cpus[$k].origins.bare.merged // "none")"
              else empty end] as $bad
-        | if $causes == [] then "selftest-charged.json was charged by no planted cause"
+        | if $causes == [] then "it names no planted cause (causes)"
           elif $bad != [] then $bad[0]
           elif $s.pass != (all($cpus[]; says(.) | .[0] == .[1])
                            and all($s.cpus[]; senderless_ok and deferred_ok and irq_work_ok and clone_ok)) then
@@ -114,25 +112,21 @@ include "selftest";
 # policy jq cannot parse must not stop the checks of the run's files, nor
 # change how they are named. (Made whole, [...][0], before it is used:
 # jq 1.6's try would also catch an error raised after it.) A text of no
-# JSON value at all (blanks; jq skips a byte-order mark) holds, naming
-# nothing, as it did when jq -e read the file itself: summarize.sh then
-# refuses the drain-cause list it does not name. A file that could not be
-# read (its text null) is no policy, as jq -e had it.
+# JSON value at all (blanks), or a file that could not be read (its text
+# null), is no policy.
   def verdict_policy($file):
     (if . == null then null
-     elif test("^\ufeff?[ \t\r\n]*$") then []
      else [try (fromjson
           | select((.rule == "origins")
               and (.drain_functions | type == "array" and length > 0 and all(type == "string" and test("^[A-Za-z0-9_.]+$")))
-              and (.drain_causes_file | type == "string")
               and (.min_drain_calls | type == "number")
               and (.min_exposure.refill | type == "number") and (.min_exposure.oslat | type == "number")
               and (.baseline | type == "string")
               and (.verdicts | type == "array" and all(.name and (.when | type == "string") and .class and .sentence)))
-          | [.baseline, .drain_causes_file])
+          | [.baseline])
      catch null][0] end)
     | if . then "policy holds", .[]
-      else "\($file) is not a verdict policy (needs rule \"origins\", drain_functions, drain_causes_file, min_drain_calls, min_exposure.refill and .oslat, baseline, verdicts each with name, when, class and sentence): restore it from git" end;
+      else "\($file) is not a verdict policy (needs rule \"origins\", drain_functions, min_drain_calls, min_exposure.refill and .oslat, baseline, verdicts each with name, when, class and sentence): restore it from git" end;
 
   first($g | to_entries[] | .key as $guest | .value as $d
         | (($d[] | provenance($guest; .)), selftest($guest; $d)))

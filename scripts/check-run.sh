@@ -10,14 +10,13 @@
 #     before any list is expanded;
 #   - each judged guest that ran to the end: every JSON file the verdict
 #     reads against its schema (docs/schemas/), each analysis naming its
-#     own directory's trace (and calls_from), and the self-test's
+#     own directory's trace, and the self-test's
 #     selftest.json agreeing with its analysis and with what was planted;
 #   - with --policy, the verdict policy FILE (tracing/verdict-policy.json):
 #     there, and one JSON object with what a verdict is judged by. Then,
-#     on success, it prints the policy's baseline and its drain-cause
-#     list's name (drain_causes_file), a line each: summarize.sh judges
-#     by them (and starts no jq of its own to read them).
-# Silent on success (but for the policy's two lines); otherwise one
+#     on success, it prints the policy's baseline: summarize.sh judges by
+#     it (and starts no jq of its own to read it).
+# Silent on success (but for the policy's baseline); otherwise one
 # "quietcore: error:" line naming the file, the problem and the fix, and
 # exit 1. Writes nothing.
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose

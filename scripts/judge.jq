@@ -5,11 +5,9 @@
 # (every scenario's traits, as its "# qc-scenario:" line declares them:
 # scripts/lib/inputs.sh qc_scenario_traits_json), $isolated and
 # $refill_cpus (CPU numbers as strings), $policy_doc
-# (tracing/verdict-policy.json, slurped), its drain-cause list's text
-# $causes_list ("" when the list is absent: summarize.sh has refused a run
-# with a finished variant and no list), the paths to record, $policy_file
-# and $causes_file, $planter (the self-test's planting function, the
-# drain of selftest-charged.json), and what summary.json's .run records:
+# (tracing/verdict-policy.json, slurped) and its path to record,
+# $policy_file, $planter (the self-test's planting function, the drain of
+# selftest-charged.json), and what summary.json's .run records:
 # $id, $accel, $qemu, $tree, $duration, $isolated_list, $refill_list,
 # $oslat, $housekeeping (as run.txt and the first guest's boot-params.txt
 # say them), $scale (time-scale.json, slurped), $baseline and
@@ -105,8 +103,7 @@ def judge($policy):
   # hand-off (origins.drain_handoff); indirect and shared: RCU's forcing for a grace period
   # a drain made RCU need, or only waited on (request_untraced: one whose
   # request the trace does not hold); unknown: remote-type ones with
-  # no sender; coincidences: what the old rule by time would have charged,
-  # a cross-check that decides nothing.
+  # no sender.
   def cpu_record($a; $q; $c):
     (entry($a; $c) | obj) as $x | entry($q; $c) as $y | (latency($c) // {}) as $l
     | ($x.origins | obj) as $o | ($y.origins | obj) as $yo
@@ -124,10 +121,9 @@ def judge($policy):
        rcu_qs_timing: $x.rcu_qs_timing, mode: $x.mode,
        unknown: $o.classes.unknown, unknown_by_cause: $o.unknown_by_cause,
        origins: {classes: $o.classes, chains: ($o.chains | top_chains)},
-       coincidences: $x.charged, coincidences_by_rule: $x.charged_by_rule,
        control: (if $y == null then null else
          {interruptions: $y.interruptions, charged: $yo.drain, unknown: $yo.classes.unknown,
-          rcu_qs: $yo.classes.rcu_qs, classes: $yo.classes, coincidences: $y.charged,
+          rcu_qs: $yo.classes.rcu_qs, classes: $yo.classes,
           by_cause: $y.by_cause, chains: ($yo.chains | top_chains),
           rcu_qs_timing: $y.rcu_qs_timing} end),
        liveness: $x.liveness,
@@ -219,7 +215,7 @@ def judge($policy):
 
   # CPUs of $a whose entry lacks the counts the rule reads.
   def lacking($a): [$isolated[] | select(entry($a; .) | obj
-    | (.interruptions | num | not) or (.charged | num | not)
+    | (.interruptions | num | not)
       or (has("exposure") | not) or (.by_cause | type != "object")
       or (.origins | obj | (.drain | num | not) or (.drain_handoff | num | not) or (.classes.unknown | num | not)
           or (.rcu_qs_by_grace_period | obj | (.drain_requested | num | not) or (.drain_waited | num | not))
@@ -236,20 +232,14 @@ def judge($policy):
   def wrong_functions($a; $name; $functions):
     if ($a.policy.drain_functions // []) == $functions then null else
       "\($dir)/\($name) was charged with the drain's functions [\($a.policy.drain_functions | causes_text)], not [\($functions | causes_text)]: re-run \($reanalyze)" end;
-  def bad_analysis($a; $name; $control; $functions):
+  def bad_analysis($a; $name; $functions):
     lacking($a) as $l
     | if no_origins($a; $name) != null then no_origins($a; $name)
       elif $l != [] then
-        "\($dir)/\($name) has no per-CPU entry with interruptions, exposure, charged counts and its interruptions without a sender named by cause for isolated CPU \($l | cpulist) (an old-format or partial analysis): re-run \($reanalyze)"
+        "\($dir)/\($name) has no per-CPU entry with interruptions, exposure, the drain's counts and its interruptions without a sender named by cause for isolated CPU \($l | cpulist) (an old-format or partial analysis): re-run \($reanalyze)"
       elif ($a.drains | type) != "object" then
         "\($dir)/\($name) has no drain-call counts (.drains: an old-format analysis): re-run \($reanalyze)"
       elif wrong_functions($a; $name; $functions) != null then wrong_functions($a; $name; $functions)
-      elif ($a.policy.drain_causes // []) != $policy.drain_causes then
-        "\($dir)/\($name) was charged by the drain causes [\($a.policy.drain_causes | causes_text)], not by the policy's list \($policy.drain_causes_file) [\($policy.drain_causes | causes_text)]: re-run \($reanalyze) so that it charges by that list"
-      elif $control and $a.calls_from == null then
-        "\($dir)/\($name) was analysed without the hammer window's drain calls overlaid (calls_from is null), so its charged counts are not coincidences: re-run \($reanalyze)"
-      elif ($control | not) and $a.calls_from != null then
-        "\($dir)/\($name) was charged by the drain calls of another trace (\($a.calls_from)), not its own: re-run \($reanalyze)"
       else null end;
   def dead_cpus($a): [$isolated[] | select(entry($a; .).liveness as $v
     | ($v.before // 0) == 0 or ($v.after // 0) == 0)];
@@ -257,12 +247,12 @@ def judge($policy):
   # The verdict-level self-test: the self-test trace analysed with the
   # planter as the drain must FAIL, each planted work item and IPI charged
   # (their side effects, the planter's wake-ups and ticks, may be too).
-  # The planted causes are those selftest-charged.json was charged by
-  # (analyze.sh's planted_cause of each kind that must be the planter's).
+  # The planted causes are selftest.json's (analyze.sh's planted_cause of
+  # each kind that must be the planter's).
   ($selftest | obj | .cpus | obj) as $planted
-  | ($stc.policy.drain_causes // []) as $planted_causes
+  | ($selftest | obj | .causes // []) as $planted_causes
   | def planted_charged: [(.charged_by_cause // {}) | to_entries[]
-      | select(.key as $k | any($planted_causes[]; . as $re | $k | test($re))) | .value] | add // 0;
+      | select(.key as $k | $planted_causes | index([$k])) | .value] | add // 0;
     (if $stc == null then null else
       cpus_of($stc; null) as $sc | verdict_of($sc; {ok: true, traced: true, audit: false}).verdict as $sv
       | {verdict: $sv,
@@ -280,16 +270,16 @@ def judge($policy):
           "\($dir)/\($invalid[0]) is not one JSON object (a cut or partial file): re-run \($reanalyze), or the variant"
         elif $analysis == null and $traced then
           "\($dir)/analysis.json is missing (the \($scenario) scenario traces a window and its verdict comes from the trace): run \($reanalyze)"
-        elif $analysis != null and bad_analysis($analysis; "analysis.json"; false; $policy.drain_functions) != null then
-          bad_analysis($analysis; "analysis.json"; false; $policy.drain_functions)
+        elif $analysis != null and bad_analysis($analysis; "analysis.json"; $policy.drain_functions) != null then
+          bad_analysis($analysis; "analysis.json"; $policy.drain_functions)
         elif $analysis != null and dead_cpus($analysis) != [] then
           "\($dir)/analysis.json shows no event on CPU \(dead_cpus($analysis) | cpulist) before or after the window (liveness), so that CPU was not watched throughout: re-run \($reanalyze) with the current analyzer, or re-run the variant"
         elif $scenario == "audit" and ($in["audit.json"] | one | obj | .triggers | type) != "array" then
           "\($dir)/audit.json is missing (the audit scenario's per-trigger counts): run scripts/audit.sh \($dir) \($isolated | cpulist)"
         elif $hammer == null and ($scenario | in(hammer_scenarios)) then
           "\($dir)/hammer.json is missing (the \($scenario) scenario runs the drain hammer): without it the drain calls and stalls are unknown; re-run the variant"
-        elif $quiet != null and bad_analysis($quiet; "analysis-quiet.json"; true; $policy.drain_functions) != null then
-          bad_analysis($quiet; "analysis-quiet.json"; true; $policy.drain_functions)
+        elif $quiet != null and bad_analysis($quiet; "analysis-quiet.json"; $policy.drain_functions) != null then
+          bad_analysis($quiet; "analysis-quiet.json"; $policy.drain_functions)
         elif $needs_selftest and $selftest == null then
           "\($dir)/selftest.json is missing (the \($scenario) scenario plants a self-test and only it shows the analyzer counts what happened): run \($reanalyze) on the variant's trace-selftest.dat, or re-run the variant"
         elif $selftest != null and ([$isolated[] | select(($planted[.].planted // 0) == 0)] | length) > 0 then
@@ -298,7 +288,7 @@ def judge($policy):
               or any($isolated[]; $planted[.].planted != $planted[.].counted)) then
           "\($dir)/selftest.json: the self-test did not pass (\([$isolated[] | "CPU \(.) planted \($planted[.].planted), counted \($planted[.].counted)"] | join("; "))): the analyzer's counts cannot be trusted; see \($dir)/selftest-analysis.txt"
         elif $selftest != null and $stc == null then
-          "\($dir)/selftest-charged.json is missing (the verdict-level self-test: the planted causes as drain causes must give FAIL): run \($reanalyze)"
+          "\($dir)/selftest-charged.json is missing (the verdict-level self-test: the planter as the drain must give FAIL): run \($reanalyze)"
         elif $stc != null and no_origins($stc; "selftest-charged.json") != null then
           no_origins($stc; "selftest-charged.json")
         elif $stc != null and wrong_functions($stc; "selftest-charged.json"; [$planter]) != null then
@@ -306,7 +296,7 @@ def judge($policy):
         elif $stc != null and lacking($stc) != [] then
           "\($dir)/selftest-charged.json has no per-CPU charged count for isolated CPU \(lacking($stc) | cpulist): re-run \($reanalyze)"
         elif $vcheck != null and ($vcheck.exact | not) then
-          "\($dir)/selftest-charged.json: with the planted causes as drain causes the verdict rule gave \($vcheck.verdict), charging \([$isolated[] | "CPU \(.) \($vcheck.cpus[.].charged) of \($vcheck.cpus[.].planted) planted"] | join(", ")); it must give FAIL with exactly the planted count on each CPU: see \($dir)/selftest-charged.txt"
+          "\($dir)/selftest-charged.json: with the planter as the drain the verdict rule gave \($vcheck.verdict), charging \([$isolated[] | "CPU \(.) \($vcheck.cpus[.].charged) of \($vcheck.cpus[.].planted) planted"] | join(", ")); it must give FAIL with exactly the planted count on each CPU: see \($dir)/selftest-charged.txt"
         else null end;
 
   # What the report's plots draw, so that it reads nothing but
@@ -353,15 +343,12 @@ def judge($policy):
        # dropped probe hits in the window (kprobe_profile): measured, or
        # said not to be (an analysis from before the guest recorded them)
        probe_misses: ($analysis.probe_misses // {measured: false, missed: null}),
-       coincidences_total: ([$cpus[].coincidences | numbers] | add),
        control: (if $quiet == null then null else
          {window_s: (if ($quiet.window.duration_ns | num) then $quiet.window.duration_ns / 1e9 else null end),
-          calls_from: $quiet.calls_from,
           interruptions: ([$cpus[].control.interruptions | numbers] | add),
           charged: ([$cpus[].control.charged | numbers] | add),
           rcu_qs: ([$cpus[].control.rcu_qs | numbers] | add),
-          unknown: ([$cpus[].control.unknown | numbers] | add),
-          coincidences: ([$cpus[].control.coincidences | numbers] | add)} end),
+          unknown: ([$cpus[].control.unknown | numbers] | add)} end),
        rcu_forcing: rcu_forcing($cpus; $analysis; $quiet),
        refill: (if $refill == null then null else {refill_ms: $refill.refill_ms, pages: $refill.pages} end),
        plot: {oslat: latency_plot($oslat), refill: latency_plot($refill),
@@ -387,14 +374,12 @@ def judge($policy):
 
 # The run: the policy as applied, every guest judged, then the summary,
 # or the refusals.
-($causes_list | split("\n") | map(sub("^[ \t]+"; "") | sub("[ \t\r]+$"; ""))
- | map(select(length > 0 and (startswith("#") | not)))) as $dc
 # (the scenarios that demand exposure, from their declarations, where the
 # policy file once listed them: after min_exposure)
-| ($policy_doc[0] | to_entries
+($policy_doc[0] | to_entries
    | map(., (select(.key == "min_exposure") | {key: "exposure_scenarios", value: scenarios_with("exposure")}))
    | from_entries) as $doc
-| ({file: $policy_file} + $doc + {drain_causes_file: $causes_file, drain_causes: $dc} | del(.about)) as $policy
+| ({file: $policy_file} + $doc | del(.about)) as $policy
 | [$names | splits(" +") | select(. != "")] as $n
 | [$ARGS.named as $a
    | range(0; $guests) as $i
@@ -403,10 +388,7 @@ def judge($policy):
 # The run's own inputs are checked once a variant ran to the end: a run
 # whose variants all failed is still summarized (as FAILED-RUN).
 | any($judged[]; .summary.status == "ok") as $ran
-| [(if $ran and ($dc | length) == 0 then
-      "the drain-cause list \($causes_file) holds no pattern (only comments or blank lines), so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
-    else empty end),
-   (if $ran and $isolated == [] then
+| [(if $ran and $isolated == [] then
       "\($run_dir)/run.txt has an empty 'isolated:' line, so no CPU would be judged: fix the line (e.g. 'isolated: 1-3') or re-run the comparison"
     else empty end),
    ($judged[].refuse | strings)] as $refusals

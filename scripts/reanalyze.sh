@@ -22,7 +22,7 @@ cp -r "$run"/. "$new"/
 rm -rf "${new:?}/$QC_SUMMARY" "${new:?}/$QC_REPORT_MD" "${new:?}/$QC_REPORT_HTML" "${new:?}/$QC_PLOTS"
 for d in "$new"/*/; do
 	rm -f "$d$QC_ANALYSIS".* "$d$QC_ANALYSIS-$QC_WINDOW_QUIET".* "$d$QC_SELFTEST_JSON" \
-		"$d$QC_SELFTEST_ANALYSIS".* "$d$QC_SELFTEST_CHARGED".* "$d$QC_SELFTEST_CAUSES" "$d$QC_AUDIT_JSON"
+		"$d$QC_SELFTEST_ANALYSIS".* "$d$QC_SELFTEST_CHARGED".* "$d$QC_AUDIT_JSON"
 done
 # A kept run's plugin counts are compressed (make keep): the copy reads
 # them whole again, as its run wrote them.

@@ -7,12 +7,11 @@
 # and hands the judge their files.
 #
 # It fails closed: an input without which a verdict would be judged from
-# nothing (no drain-cause list, no per-CPU analysis, no hammer.json in a
+# nothing (no per-CPU analysis, no hammer.json in a
 # hammer run, no isolated CPU, a self-test that did not pass) is refused
 # in one line, the run's status says failed, and no summary.json is left.
-# Environment: QC_DRAIN_CAUSES=FILE (default: the policy's
-# drain_causes_file, tracing/drain-causes.list), QC_VERDICT_POLICY=FILE
-# (default tracing/verdict-policy.json),
+# Environment: QC_VERDICT_POLICY=FILE (default
+# tracing/verdict-policy.json),
 # QC_JUDGED=FILE (every refusal the judge made, a line each, kept there
 # even when the run is refused: the error is the first, and each guest's
 # names its directory).
@@ -55,7 +54,7 @@ trap finish EXIT
 # Every input checked against its schema, and against the others, then
 # the verdict policy (scripts/check-run.sh --policy), before any is read
 # here; it prints what the policy's checked text says the judging is by:
-# its baseline and its drain-cause list's name, a line each.
+# its baseline.
 policy_file=$QC_POLICY
 pol=$("$QC_ROOT/scripts/check-run.sh" --policy "$policy_file" "$run")
 # From here a refusal is the run's outcome too (die() writes the status
@@ -69,19 +68,7 @@ refuse() {
 }
 rm -f "$run/$QC_SUMMARY.tmp"
 
-# --- the policy and the lists it names -------------------------------------
-baseline_rule=${pol%%
-*} causes_rel=${pol#*
-}
-causes_file=$(qc_drain_causes_file "$causes_rel") || exit 1
-
-# The drain-cause list must be there once a variant ran to the end (the
-# judge refuses one that holds no pattern); a run whose variants all
-# failed is still summarized (as FAILED-RUN) without it.
-check_causes_file() {
-	[ -f "$causes_file" ] ||
-		refuse "the drain-cause list $causes_file is missing, so nothing could be charged to the drain by name: restore tracing/drain-causes.list (git checkout) or point QC_DRAIN_CAUSES at one"
-}
+baseline_rule=$pol
 
 qc_kv_read "$runtxt" isolated; isolated=$QC_KV
 [ -z "$isolated" ] || qc_cpulist_valid "$isolated" ||
@@ -256,7 +243,6 @@ i=0
 for name in $judged; do
 	d=$run/$name
 	qc_status_read "$d" missing
-	[ "$QC_ST" != ok ] || { check_causes_file; ran=yes; }
 	for spec in oslat_f:oslat.json refill_f:refill.json analysis_f:$QC_ANALYSIS.json \
 	            quiet_f:$QC_ANALYSIS-$QC_WINDOW_QUIET.json hammer_f:$QC_HAMMER_JSON \
 	            primed_f:pcp-window.json selftest_f:$QC_SELFTEST_JSON stc_f:$QC_SELFTEST_CHARGED.json \
@@ -269,19 +255,15 @@ for name in $judged; do
 		--arg "g${i}_reanalyze" "scripts/analyze.sh $d $isolated"
 	i=$((i + 1))
 done
-# (the list is read only once a variant ran to the end; the names as
-# summary.json records them: relative to the repository when they lie
-# inside it)
-_list=/dev/null
-[ -z "${ran:-}" ] || _list=$causes_file
+# (the policy's name as summary.json records it: relative to the
+# repository when it lies inside it)
 judged_err=$tmp/judged.err
 judge_rc=0
 jq -n "$@" --argjson guests "$i" --arg names "$judged" \
 	--arg run_dir "$run" --arg scenario "$scenario" --argjson scenario_traits "$scenario_traits" \
 	--arg planter "$QC_PLANTER_FUNCTION" \
 	--argjson isolated "$iso_json" --argjson refill_cpus "$refill_json" \
-	--slurpfile policy_doc "$policy_file" --rawfile causes_list "$_list" \
-	--arg policy_file "${policy_file#"$QC_ROOT"/}" --arg causes_file "${causes_file#"$QC_ROOT"/}" \
+	--slurpfile policy_doc "$policy_file" --arg policy_file "${policy_file#"$QC_ROOT"/}" \
 	--slurpfile scale "$scale" \
 	--arg id "$run_id" --arg accel "$accel" --arg qemu "$qemu_version" --arg tree "$tree" \
 	--arg duration "$duration" --arg isolated_list "$isolated" --arg refill_list "$refill" \

@@ -7,6 +7,9 @@
 # interruptions in its sub-window, what the gaps' rate gives, the top
 # cause.
 
+# ["a", "b", ...] as lines of at most $w columns, ", " between items.
+def wrap($w): reduce .[] as $x ([];
+	if . != [] and (.[-1] | length) + 2 + ($x | length) <= $w then .[-1] += ", " + $x else . + [$x] end) | .[];
 def l($w): tostring | . + (if length < $w then " " * ($w - length) else "" end);
 def r($w): tostring | (if length < $w then " " * ($w - length) else "" end) + .;
 
@@ -23,14 +26,11 @@ def verdict_table:
 	  + " \(.drain.stalls // "-" | r(6))  \($cpus[0])",
 	  ($cpus[1:][] | " " * 60 + .)),
 	(.policy as $p
-	| "rule (\($p.file)): by origin. FAIL: an interruption the drain sent (a sender",
-	  "      stack holds one of its drain_functions, or the sender was inside its own drain call),",
-	  "      not a lock hand-off; then INCONCLUSIVE: a remote-type interruption without a sender",
-	  "      (INDIRECT, CONTENDED and PASS need none); INDIRECT: RCU forcing for a grace period a",
-	  "      drain requested; CONTENDED: only lock hand-offs (a task on the CPU blocked on a lock",
-	  "      the drain held); PASS also needs",
-	  "      >= \($p.min_exposure.refill) drains reaching each refill CPU, >= \($p.min_exposure.oslat) each oslat CPU, >= \($p.min_drain_calls) drain calls.",
-	  "      Time alone charges nothing.",
+	| "rule (\($p.file)): each interruption traced to its sender (one whose stack",
+	  "      holds a drain_function is the drain's); the first verdict whose condition holds:",
+	  ([$p.verdicts[] | "\(.name) \(.when)"] | wrap(88) | "      " + .),
+	  "      PASS also needs >= \($p.min_exposure.refill) drains reaching each refill CPU, >= \($p.min_exposure.oslat) each oslat CPU,",
+	  "      >= \($p.min_drain_calls) drain calls. Time alone charges nothing.",
 	  "self-test, per variant (counted/planted; the planter as the drain gives FAIL exactly):",
 	  ([.variants | to_entries[] | select(.value.selftest != null) | .value.selftest as $s
 	    | "\(.key) \($s.counted)/\($s.planted) \($s.verdict_check.verdict // "-")"

@@ -20,7 +20,7 @@ ktap_require make pkg-config jq trace-cmd
 make -s -C tracing check-deps >/dev/null 2>&1 ||
 	ktap_skip_all "libtracecmd-dev, libtraceevent-dev or libtracefs-dev is missing (sudo make setup installs them)"
 make -s -C tracing >/dev/null 2>&1 || ktap_bail_out "make -C tracing fails"
-ktap_plan 10
+ktap_plan 9
 
 # The rows, "system event-pattern" per line, as handlers.c writes them:
 # { "system", "pattern", ... } (QC_PROOF_GROUP is "qcaudit", analyze.h).
@@ -74,7 +74,7 @@ else
 fi
 
 # The version 6 copy reads as the original does.
-args="--cpus 1-3 --task oslat --drain-causes tracing/drain-causes.list"
+args="--cpus 1-3 --task oslat"
 # (kept in the cache, ktap_tracecmd_kept: converting it each run was a
 # tenth of a second of CPU)
 planted=tests/fixtures/traces/planted.dat
@@ -108,10 +108,6 @@ ktap_check "... and writes no JSON" test ! -e "$tmp/x.json"
 expect_one_error "a format without a field its row reads (sched_switch's next_pid) is refused, not read as 0" \
 	qc-analyze "the format of sched:sched_switch in this trace has no field \"next_pid\"" \
 	"$QA" $args --json "$tmp/x.json" --quiet "$tmp/nofield.dat"
-# shellcheck disable=SC2086
-expect_one_error "the drain calls' trace (--calls-from) is held to the table too" \
-	qc-analyze "norow.dat: CPU [0-9]* has a record of sched:sched_wakeuq" \
-	"$QA" $args --json "$tmp/x.json" --quiet --calls-from "$tmp/norow.dat" "$v6"
 
 # The send side (tracing/origins.c), on a version 6 copy of origins-wq.dat:
 # a field the trace has but that cannot be read refuses the trace (here

@@ -12,7 +12,6 @@ QC_ROOT=$PWD
 
 FX=tests/fixtures/traces
 QA=tracing/qc-analyze
-DC=tracing/drain-causes.list
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -59,7 +58,7 @@ check() {
 ktap_require make pkg-config jq
 make -s -C tracing check-deps >/dev/null 2>&1 ||
 	ktap_skip_all "libtracecmd-dev, libtraceevent-dev or libtracefs-dev is missing (sudo make setup installs them)"
-ktap_plan 60
+ktap_plan 52
 
 # 1: it builds, warning-free: from clean, in a copy of the sources (other
 # programs of the suite run tracing/qc-analyze meanwhile), then here. The
@@ -85,25 +84,25 @@ else
 fi
 
 # planted.dat: 5 work items planted on CPU 1, 7 IPIs on CPU 3, oslat on 1-3.
-"$QA" --cpus 1-3 --task oslat --drain-causes "$DC" --json "$tmp/p.json" \
+"$QA" --cpus 1-3 --task oslat --json "$tmp/p.json" \
 	--expect 1:workqueue:qc_planted_work=5 \
 	--expect 3:irq_vectors:call_function_single:qc_planted_ipi=7 \
 	"$FX/planted.dat" > "$tmp/p.txt" 2> "$tmp/p.err"
 check "planted: exactly 5 workqueue:qc_planted_work on CPU 1, 7 planted IPIs on CPU 3 (--expect, exit 0)" \
 	"$?:$(cat "$tmp/p.err")" "0:"
 vals "$tmp/p.json" p '{cpu1: v(causes("1")), cpu3: v(causes("3")),
-	counts: v([.cpus["1","2","3"].interruptions, .total, .charged_total] | join(" ")),
+	counts: v([.cpus["1","2","3"].interruptions, .total] | join(" ")),
 	sums: v([.cpus[] | (.by_cause | add // 0) == .interruptions] | all),
 	window: v(.window | "\(.start_ns) \(.end_ns) \(.duration_ns == .end_ns - .start_ns)"),
 	events3: v(.cpus["3"].events | to_entries | map("\(.key)=\(.value)") | sort | join(" ")),
 	nested: v(.cpus["1"].all_causes["irq_vectors:local_timer"]),
-	by_cause: v([.cpus[] | .by_cause] | tostring), charged: v(.charged_total)}'
+	by_cause: v([.cpus[] | .by_cause] | tostring)}'
 check "planted: CPU 1 by cause, as read in trace-cmd report" "$p_cpu1" \
 	"irq_vectors:call_function_single:nohz_full_kick_func=4 irq_vectors:irq_work:nohz_full_kick_func=1 irq_vectors:local_timer=1 irq_vectors:reschedule=4 sched:ksoftirqd/1=1 timer:tick_sched_timer=7 workqueue:qc_planted_work=5 workqueue:vmstat_update=1"
 check "planted: CPU 3 has only the 7 planted IPIs" "$p_cpu3" \
 	"irq_vectors:call_function_single:qc_planted_ipi=7"
-check "planted: interruptions 24 / 0 / 7 on CPUs 1 / 2 / 3, total 24 + 7, none charged" \
-	"$p_counts" "24 0 7 31 0"
+check "planted: interruptions 24 / 0 / 7 on CPUs 1 / 2 / 3, total 24 + 7" \
+	"$p_counts" "24 0 7 31"
 check "planted: each CPU's by_cause sums to its interruptions" \
 	"$p_sums" "true"
 check "planted: window from the markers (start, end, duration in ns)" \
@@ -114,14 +113,14 @@ check "planted: raw events on CPU 3 (7 entries, 7 exits, 7 callbacks)" \
 	"ftrace:function=7 irq_vectors:call_function_single_entry=7 irq_vectors:call_function_single_exit=7"
 check "planted: nested causes kept in all_causes (8 ticks on CPU 1, as local_timer_entry in the report)" \
 	"$p_nested" "8"
-if grep -q '^ *1 *- *24 *0 ' "$tmp/p.txt" && grep -q '^total: 31 interruptions, 0 charged' "$tmp/p.txt"; then
+if grep -q '^ *1 *- *24 *- ' "$tmp/p.txt" && grep -qx 'total: 31 interruptions' "$tmp/p.txt"; then
 	ktap_ok "planted: the table shows CPU 1's 24 and the total"
 else
 	ktap_not_ok "planted: the table shows CPU 1's 24 and the total"
 	ktap_diag "$(cat "$tmp/p.txt")"
 fi
-"$QA" --cpus 1-3 --drain-causes "$DC" --json "$tmp/p0.json" "$FX/planted.dat" > /dev/null 2>&1
-vals "$tmp/p0.json" p0 '{by_cause: v([.cpus[] | .by_cause] | tostring), charged: v(.charged_total)}'
+"$QA" --cpus 1-3 --json "$tmp/p0.json" "$FX/planted.dat" > /dev/null 2>&1
+vals "$tmp/p0.json" p0 '{by_cause: v([.cpus[] | .by_cause] | tostring)}'
 check "planted: without --task the task on the CPU at the window start is the measured one (same counts)" \
 	"$p0_by_cause" "$p_by_cause"
 "$QA" --cpus 1-3 --task oslat -q --expect 1:workqueue:qc_planted_work=6 "$FX/planted.dat" > /dev/null 2> "$tmp/e.err"
@@ -143,13 +142,12 @@ expect_fail "mixed: idle CPU 2 logged nothing before the window: refused, not re
 
 # drain-wq.dat: the wq variant, CPUs 1-3 primed, oslat there, 18 remote
 # drains from CPU 0 in the window: each isolated CPU runs the drain once.
-"$QA" --cpus 1-3 --task oslat --drain-causes "$DC" --json "$tmp/w.json" \
+"$QA" --cpus 1-3 --task oslat --json "$tmp/w.json" \
 	--expect 1:workqueue:drain_local_pages_wq=1 --expect 2:workqueue:drain_local_pages_wq=1 \
 	--expect 3:workqueue:drain_local_pages_wq=1 "$FX/drain-wq.dat" > /dev/null 2> "$tmp/w.err"
 check "drain-wq: one workqueue:drain_local_pages_wq on each isolated CPU" "$?:$(cat "$tmp/w.err")" "0:"
 vals "$tmp/w.json" w '{cpu1: v(causes("1")), cpu2: v(causes("2")), cpu3: v(causes("3")),
 	counts: v([.cpus["1","2","3"].interruptions, .total] | join(" ")),
-	charged: v([.cpus[] | "\(.charged):\(.charged_by_rule.named):\(.charged_by_cause | keys | join(","))"] | join(" ")),
 	probes: v([.drains.probes, ([.cpus[].exposure] | unique)] | tostring)}'
 check "drain-wq: CPU 1 by cause (the drain's IPIs, its flush barrier, the tick left running)" \
 	"$w_cpu1" \
@@ -159,25 +157,16 @@ check "drain-wq: CPUs 2 and 3 by cause" \
 	"irq_vectors:call_function_single:nohz_full_kick_func=1 irq_vectors:irq_work:nohz_full_kick_func=1 irq_vectors:reschedule=1 timer:tick_sched_timer=3 workqueue:drain_local_pages_wq=1 workqueue:vmstat_update=1 / irq_vectors:call_function_single:nohz_full_kick_func=1 irq_vectors:irq_work:nohz_full_kick_func=1 irq_vectors:reschedule=1 timer:tick_sched_timer=2 workqueue:drain_local_pages_wq=1 workqueue:vmstat_update=1"
 check "drain-wq: interruptions 19 / 8 / 7, total 34" \
 	"$w_counts" "19 8 7 34"
-check "drain-wq: the drain work item is charged by name on each CPU, nothing else (no probes: no in-flight rule)" \
-	"$w_charged" \
-	"1:1:workqueue:drain_local_pages_wq 1:1:workqueue:drain_local_pages_wq 1:1:workqueue:drain_local_pages_wq"
 check "drain-wq: a trace without exposure probes says so (probes false, exposure null)" \
 	"$w_probes" '[false,[null]]'
-check "planted and mixed: nothing is charged (no drain cause in them)" \
-	"$p_charged/$p0_charged" "0/0"
 
 # exposure-wq.dat: the wq variant with the exposure probes; oslat on CPU 1
 # (primed), refill on CPUs 2-3, 2 s of drains at 100/s. Expected values
 # from an awk reading of `trace-cmd report` (README.md there).
-"$QA" --cpus 1-3 --task oslat,refill --drain-causes "$DC" --json "$tmp/x.json" \
+"$QA" --cpus 1-3 --task oslat,refill --json "$tmp/x.json" \
 	"$FX/exposure-wq.dat" > "$tmp/x.txt" 2>&1
 vals "$tmp/x.json" x '{drains: v([.drains.calls, .drains.reached, .drains.probes] | join(" ")),
-	exposure: v([.cpus["1","2","3"].exposure | "\(.drains)/\(.pages)"] | join(" ")),
-	named: v([.cpus["1","2","3"] | "\(.by_cause["workqueue:drain_local_pages_wq"]):\(.charged_by_rule.named)"] | join(" ")),
-	resched: v(.cpus["2"] | [.by_cause["irq_vectors:reschedule"], .charged_by_cause["irq_vectors:reschedule"]] | join(" ")),
-	rules: v([.cpus[] | (.charged == (.charged_by_rule | add)) and (.charged <= .interruptions) and ((.charged_by_cause | add // 0) == .charged)] | all),
-	charged: v(.charged_total)}'
+	exposure: v([.cpus["1","2","3"].exposure | "\(.drains)/\(.pages)"] | join(" "))}'
 check "exposure: 103 drain_all_pages() calls in the window, 96 reached an isolated CPU" \
 	"$x_drains" "103 96 true"
 check "exposure: drains reached / pages freed: oslat CPU 1 once (156), refill CPUs 2 and 3 66 (9656) and 78 (12555)" \
@@ -185,35 +174,22 @@ check "exposure: drains reached / pages freed: oslat CPU 1 once (156), refill CP
 # The hammer's own count (hammer.json, --hammer-calls): the window's calls
 # by its thread, qc_hammer/0, must be as many; one fewer is a dropped
 # drain_all hit (or a call outside the window), and refuses the trace.
-"$QA" --cpus 1-3 --task oslat,refill --drain-causes "$DC" --hammer-calls=103@0 --json "$tmp/h.json" \
+"$QA" --cpus 1-3 --task oslat,refill --hammer-calls=103@0 --json "$tmp/h.json" \
 	"$FX/exposure-wq.dat" > /dev/null 2>&1
 check "exposure: the window's 103 calls are the hammer thread's, as many as it counted" \
 	"$(jq -r .drains.hammer_calls "$tmp/h.json" 2>/dev/null)" "103"
 rc=0
-"$QA" --cpus 1-3 --task oslat,refill --drain-causes "$DC" --hammer-calls=104@0 --json "$tmp/h2.json" \
+"$QA" --cpus 1-3 --task oslat,refill --hammer-calls=104@0 --json "$tmp/h2.json" \
 	"$FX/exposure-wq.dat" > /dev/null 2> "$tmp/h.err" || rc=$?
 check "... a hammer that counted 104 refuses the trace in one line, naming the probe, the CPU and both counts, and writes no JSON" \
 	"$rc $(grep -c 'the hammer counted 104 drain_all_pages() calls on CPU 0, the window holds 103 by its thread (qc_hammer/\*, probe qc:drain_all)' "$tmp/h.err") $(wc -l < "$tmp/h.err") $(test -e "$tmp/h2.json" && echo json || echo none)" \
 	"2 1 1 none"
-check "exposure: every drain work item is charged by name, one per drain that reached the CPU" \
-	"$x_named" \
-	"1:1 66:66 78:78"
-check "exposure: CPU 2's 58 reschedule IPIs, each inside a call that reached CPU 2, are charged in flight" \
-	"$x_resched" "58 58"
-check "exposure: charged = named + in_flight + rcu_tick and never above interruptions, per CPU" \
-	"$x_rules" "true"
 check "exposure: the table names the drains that reached each CPU" \
 	"$(grep -c '^ *[23] *[0-9][0-9] ' "$tmp/x.txt")" "2"
-"$QA" --cpus 1-3 --task oslat,refill --drain-causes "$DC" --calls-from "$FX/exposure-wq.dat" \
-	--json "$tmp/q.json" "$FX/quiet-wq.dat" > /dev/null 2>&1
-vals "$tmp/q.json" q '{drains: v([.drains.calls, .calls_from != null, ([.cpus[].exposure] | unique | tostring)] | join(" ")),
-	named: v([.cpus[].charged_by_rule.named] | add), charged: v(.charged_total)}'
-check "control: the hammer window's 103 calls overlaid on the quiet window; no exposure of its own" \
-	"$q_drains" "103 true [null]"
-check "control: no drain cause in the quiet window, 1 coincidence (CPU 3), far below the hammer window's 745" \
-	"$q_named:$q_charged:$x_charged" "0:1:745"
-expect_fail "control: --calls-from a trace without exposure probes is refused" 'has no exposure probes' \
-	--cpus 1-3 --task oslat,refill --calls-from "$FX/drain-wq.dat" "$FX/quiet-wq.dat"
+"$QA" --cpus 1-3 --task oslat,refill --json "$tmp/q.json" "$FX/quiet-wq.dat" > /dev/null 2>&1
+vals "$tmp/q.json" q '{drains: v([.drains.calls, ([.cpus[].exposure] | unique | tostring)] | join(" "))}'
+check "control: the quiet window is read on its own, its own drain calls (none) and exposure (0), no other trace's" \
+	"$q_drains" '0 [{"drains":0,"pages":0}]'
 
 # Edges. drain-wq CPU 2: reschedule IPI at 12.222797264, the nohz kick at
 # 12.222875411, kworker/2:0 switched in at 12.223019863, its drain work
@@ -223,13 +199,13 @@ expect_fail "control: --calls-from a trace without exposure probes is refused" '
 # the work item) counts it too, once. (Both windows counted by one run,
 # as audit.sh counts its sub-windows: --windows, each as --window would.)
 printf '%s\n' "12222850000:13072729515 - $tmp/e1.json" "12223040000:12223700000 - $tmp/e2.json" |
-	"$QA" --cpus 2 --task oslat --drain-causes "$DC" --windows - "$FX/drain-wq.dat" > /dev/null 2>&1
+	"$QA" --cpus 2 --task oslat --windows - "$FX/drain-wq.dat" > /dev/null 2>&1
 # (both analyses read by one jq)
 # shellcheck disable=SC2016 # a jq program, single-quoted on purpose
-vals "$tmp/e1.json" e '{e1: v([.cpus["2"].by_cause["workqueue:drain_local_pages_wq"], .cpus["2"].charged, (.cpus["2"].by_cause["irq_vectors:reschedule"] // 0)] | join(" ")),
+vals "$tmp/e1.json" e '{e1: v([.cpus["2"].by_cause["workqueue:drain_local_pages_wq"], (.cpus["2"].by_cause["irq_vectors:reschedule"] // 0)] | join(" ")),
 	e2: v($e2[0] | causes("2"))}' --slurpfile e2 "$tmp/e2.json"
-check "edge: a work item whose IPI landed before the start and whose kworker ran after it counts 1, charged" \
-	"$e_e1" "1 1 0"
+check "edge: a work item whose IPI landed before the start and whose kworker ran after it counts 1" \
+	"$e_e1" "1 0"
 check "edge: a kworker running from before the start through its work item counts 1 (the work)" \
 	"$e_e2" "workqueue:drain_local_pages_wq=1"
 
@@ -261,9 +237,8 @@ lost_stat "$FX/drain-wq.dat" "$tmp/commit2.dat" 2 "commit overrun"
 expect_fail "a trace whose CPU 2 had a commit overrun is refused (kernel statistics)" \
 	'ring buffer of CPU 2 lost 4 events (commit overrun)' --cpus 1-3 --task oslat "$tmp/commit2.dat"
 lost_on_cpu0 "$FX/exposure-wq.dat" "$tmp/lost0x.dat"
-expect_fail "a --calls-from trace that lost events is refused: its drain calls would be incomplete" \
-	'lost0x.dat: the kernel?s ring buffer of CPU 0 lost 4 events' --cpus 1-3 --task oslat,refill \
-	--calls-from "$tmp/lost0x.dat" "$FX/quiet-wq.dat"
+expect_fail "a trace of drain calls whose CPU 0 lost events is refused: its drain calls would be incomplete" \
+	'lost0x.dat: the kernel?s ring buffer of CPU 0 lost 4 events' --cpus 1-3 --task oslat,refill "$tmp/lost0x.dat"
 if command -v trace-cmd >/dev/null 2>&1; then
 	ktap_tracecmd_kept split "$FX/overwritten.dat" -o ow.dat
 	expect_fail "the same without its statistics (trace-cmd split keeps the data): the lost-events flag refuses it" \
@@ -318,9 +293,6 @@ profile '@ start' '  resched     100   0' '  drain_all   40   2' '@ end' '  resc
 ktap_check "no missed hit: measured, 2 probes, 130 hits; no file: not measured, never 0" \
 	test "$(jq -c .probe_misses "$tmp/measured.json" "$tmp/unmeasured.json" 2>&1 | tr '\n' ' ')" = \
 	'{"measured":true,"probes":2,"hits":130,"missed":0,"unplaced":0,"placed":[]} {"measured":false,"missed":null} '
-printf '# nothing but comments\n\n' > "$tmp/empty.list"
-expect_fail "an empty drain-cause list is refused" 'holds no pattern' \
-	--cpus 1-3 --drain-causes "$tmp/empty.list" "$FX/drain-wq.dat"
 expect_fail "a bad --window is refused" 'is not START_NS:END_NS' --cpus 1-3 --window 5:3 "$FX/drain-wq.dat"
 size=$(wc -c < "$FX/planted.dat")
 head -c $((size * 6 / 10)) "$FX/planted.dat" > "$tmp/cut60.dat"

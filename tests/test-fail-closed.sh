@@ -23,7 +23,7 @@ validate=$root/scripts/validate.sh
 check=$root/scripts/check-run.sh
 
 ktap_require jq make gcc pkg-config
-ktap_plan 41
+ktap_plan 40
 
 # bad DESCRIPTION PATTERN KIND FILE: the validator refuses FILE in one line.
 bad() { expect_one_error "$1" quietcore "$2" "$validate" "$3" "$4"; }
@@ -35,26 +35,23 @@ bad() { expect_one_error "$1" quietcore "$2" "$validate" "$3" "$4"; }
 jq -n -r --slurpfile an "$fixture/wq/analysis.json" --slurpfile ham "$fixture/wq/hammer.json" \
 	--slurpfile pcp "$fixture/wq/pcp-window.json" --slurpfile st "$fixture/wq/selftest.json" \
 	--slurpfile oslat "$fixture/wq/oslat.json" --slurpfile quiet "$fixture/rcu/analysis-quiet.json" \
-	--slurpfile charged "$fixture/wq/selftest-charged.json" --slurpfile summary "$fixture/summary.json" '
+	--slurpfile summary "$fixture/summary.json" '
 	$an[0] as $an | $ham[0] as $ham
 	| def file($name): "\($name)\t\(tojson)";
 	($an | .cpus["1"].exposure.drains = -1 | file("neg.json")),
 	($ham | .stalls = "0" | file("str.json")),
 	($ham | .calls = "402" | file("calls.json")),
 	($pcp[0] | .["1"] = -5 | file("pcp.json")),
-	# A duplicate CPU key whose last copy charges nothing: jq would keep
-	# it. (As text: the first copy put back in front of the last.)
-	($an | .cpus["2"] |= (.charged = 0 | .charged_by_cause = {} | .charged_by_rule = {named: 0, in_flight: 0, rcu_tick: 0})
+	# A duplicate CPU key whose last copy the drain sent nothing in: jq
+	# would keep it. (As text: the first copy put back in front of the last.)
+	($an | .cpus["2"].origins |= (.drain = 0 | .drain_by_cause = {})
 	 | file("dup.json") | sub("\"cpus\":\\{"; "\"cpus\":{\"2\":\($an.cpus["2"] | tojson),")),
-	($an | del(.cpus["3"].charged_by_rule) | file("norule.json")),
-	($an | .cpus["3"].charged_by_rule.named = 400 | file("sum.json")),
+	($an | del(.cpus["3"].liveness) | file("noliveness.json")),
+	($an | .cpus["3"].origins.drain_by_cause["workqueue:drain_local_pages_wq"] = 400 | file("sum.json")),
 	($st[0] | .counted = 31 | file("st.json")),
 	($oslat[0] | .thread |= map_values(.histogram = {"x": 1}) | file("oslat.json")),
-	($quiet[0] | .calls_from = "results/x/spinlock/trace.dat" | file("quiet-calls.json")),
 	# A self-test forged to 1 planted, 1 counted per CPU, both files agreeing.
 	($st[0] | .cpus[] = {planted: 1, counted: 1} | .planted = 3 | .counted = 3 | file("forged-selftest.json")),
-	($charged[0] | .cpus[] |= (.charged = 1 | .charged_by_rule = {named: 1, in_flight: 0, rcu_tick: 0}
-	  | .charged_by_cause = {"workqueue:qc_planted_work": 1}) | .charged_total = 3 | file("forged-charged.json")),
 	# The summary without the data of its plots and the tables of the
 	# allocator (one plot to draw is enough).
 	($summary[0] | del(.variants[].plot) | .alloc_bench = null | .alloc_cost = null | file("summary.json"))' |
@@ -65,15 +62,15 @@ ktap_check "the fixture's files all hold (each kind once)" sh -c "'$validate' an
 	'$validate' hammer '$fixture/wq/hammer.json' && '$validate' selftest '$fixture/wq/selftest.json' &&
 	'$validate' pcp-window '$fixture/wq/pcp-window.json' && '$validate' run-txt '$fixture/run.txt'"
 # NaN: jq 1.6 reads it as a number, and NaN > 0 is false.
-sed 's/"charged": 796,/"charged": NaN,/' "$fixture/wq/analysis.json" > "$scratch/nan.json"
-bad "NaN in charged is refused" 'cpus\["2"\].charged is NaN, not integer' analysis "$scratch/nan.json"
+sed 's/"interruptions": 799,/"interruptions": NaN,/' "$fixture/wq/analysis.json" > "$scratch/nan.json"
+bad "NaN in interruptions is refused" 'cpus\["2"\].interruptions is NaN, not integer' analysis "$scratch/nan.json"
 bad "-1 drains reaching a CPU is refused" 'exposure.drains is -1, below its minimum 0' analysis "$scratch/neg.json"
 bad "a string in stalls is refused" '.stalls is "0", not integer' hammer "$scratch/str.json"
 bad "a string in calls is refused" '.calls is "402", not integer' hammer "$scratch/calls.json"
 bad "a negative pcp-window count is refused" '\["1"\] is -5, below its minimum 0' pcp-window "$scratch/pcp.json"
 bad "a CPU key given twice is refused (jq alone keeps the last copy)" 'cpus has the key "2" twice' analysis "$scratch/dup.json"
-bad "a missing charged_by_rule is refused" 'cpus\["3"\].charged_by_rule is missing' analysis "$scratch/norule.json"
-bad "charged_by_rule that does not add up to charged is refused" 'charged is 801, but the sum of .cpus\["3"\].charged_by_rule is 800' \
+bad "a missing liveness is refused" 'cpus\["3"\].liveness is missing' analysis "$scratch/noliveness.json"
+bad "drain_by_cause that does not add up to the drain's count is refused" 'drain is 801, but the sum of .cpus\["3"\].origins.drain_by_cause is 800' \
 	analysis "$scratch/sum.json"
 bad "a self-test whose total is not the sum of its CPUs is refused" '.counted is 31, but the sum of .cpus\[\].counted is 30' \
 	selftest "$scratch/st.json"
@@ -145,10 +142,6 @@ ktap_check "... in under 1 s of CPU time (the list is bounded before it is expan
 run_txt 's/^isolated: .*/isolated: 0-3/'
 cross "an isolated list with housekeeping CPU 0 is refused" "'isolated: 0-3' includes housekeeping CPU 0"
 fresh
-cp "$scratch/quiet-calls.json" "$r/rcu/analysis-quiet.json"
-cross "a quiet control analysed with another variant's drain calls is refused" \
-	"rcu/analysis-quiet.json was made from the drain calls of results/x/spinlock/trace.dat"
-fresh
 cp "$fixture/spinlock/analysis.json" "$r/rcu/analysis.json"
 cross "one variant's analysis.json copied into another's directory is refused" \
 	"rcu/analysis.json was made from results/20261203-051418/spinlock/trace.dat, not its own"
@@ -167,7 +160,6 @@ cross "a guest's file with a key twice is refused by the run's checks, named" \
 	'rcu/analysis.json: the top level has the key "total" twice'
 fresh
 cp "$scratch/forged-selftest.json" "$r/wq/selftest.json"
-cp "$scratch/forged-charged.json" "$r/wq/selftest-charged.json"
 cross "a self-test forged to 1/1 without its analysis agreeing is refused" \
 	"wq/selftest.json disagrees with its evidence: CPU 1 planted 1, but selftest-planted.txt says 10"
 
@@ -208,7 +200,7 @@ ktap_check "... with no summary.json left and the run's status failed" \
 # (The summary: $scratch/summary.json, made above.)
 fresh
 cp "$scratch/summary.json" "$r/"
-sed -i 's/"charged": 796,/"charged": NaN,/' "$r/wq/analysis.json"
+sed -i 's/"interruptions": 799,/"interruptions": NaN,/' "$r/wq/analysis.json"
 make -s -C "$root" report RUN="$r" >/dev/null 2>&1
 ktap_check "make report on a run whose inputs summarize would refuse still renders its summary" test -s "$r/report.md"
 ktap_check "... and leaves its summary.json and status as they were" \

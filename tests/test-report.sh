@@ -20,7 +20,7 @@ cp -r "$root/tests/fixtures/run" "$run"
 rm -r "$run/report.md" "$run/report.html" "$run/plots"
 
 ktap_require jq gnuplot
-ktap_plan 42
+ktap_plan 43
 
 render_fixture() { "$report" "$run" >"$scratch/out" 2>"$scratch/err"; }
 ktap_check "report.sh renders the three-variant fixture" render_fixture
@@ -73,7 +73,9 @@ if "$root/scripts/summarize.sh" "$base" >/dev/null 2>&1; then summarized=yes; el
 jq -nr 'input | "@@ rows", (.variants | to_entries[] | "- variant: \(.key); verdict: **\(.value.verdict)**; drain_all_pages() calls: \(.value.drain.calls); reached an isolated CPU: \(.value.drains.reached);"),
 	"@@ one.json", (.variants |= {rcu} | del(.alloc_bench) | del(.variants.rcu.plot.drain)
 		| .policy.min_exposure.refill = 77 | .policy.drain_functions = ["made_up"]
-		| (.policy.verdicts[] | select(.name == "FAIL") | .sentence) = "a sentence of this run'"'"'s own" | tojson),
+		| (.policy.verdicts[] | select(.name == "FAIL") | .sentence) = "a sentence of this run'"'"'s own"
+		| .policy.verdicts = [{name: "SLOW", when: "slow", class: "warn", sentence: "a verdict only the policy names"}] + .policy.verdicts
+		| .variants.rcu.verdict = "SLOW" | .variants.rcu.verdict_cpus = ["2"] | tojson),
 	"@@ old.json", (del(.policy) | .variants[].cpus[] |= (del(.exposure, .charged, .workload) + {drain_interruptions: 0}) | tojson),
 	"@@ noexp.json", (.variants.rcu.cpus["2"] |= del(.exposure) | tojson),
 	(input | "@@ legacy.json", (.policy |= (del(.rule, .verdicts, .drain_functions) + {coincidence_margin: {factor: 3, plus: 10}})
@@ -204,7 +206,8 @@ fi
 
 # A subset: one variant, no allocator benchmark, no drain samples; its
 # policy changed too (one render for both cases: the rule's sentences do
-# not depend on the variants).
+# not depend on the variants), with a verdict of its own that model.jq
+# has no words for (docs/design.md, "Adding a verdict").
 one=$scratch/one
 mkdir "$one"
 cp -r "$run/run.txt" "$run/status" "$one/"
@@ -214,6 +217,8 @@ if "$report" "$one" >/dev/null 2>"$scratch/err"; then
 	flat "$one/report.md" > "$scratch/pol.md"
 	ktap_check "the rule is stated from summary.json's policy, not from tracing/" has "$scratch/pol.md" \
 		'≥ 77 drains reaching each refill CPU' 'functions (`made_up`)' '**FAIL**: a sentence of this run'
+	ktap_check "a verdict only the policy names is reported in its words, with the CPUs it holds on" has "$scratch/pol.md" \
+		'**rcu: SLOW** — a verdict only the policy names.' '| rcu | **SLOW** | CPU 2 |' '**SLOW**: a verdict only the policy names'
 	subset_text() { grep -q 'Not measured in this run' "$one/report.md" && ! grep -q '^| wq ' "$one/report.md"; }
 	ktap_check "one variant: allocator cost 'not measured', no other variant" subset_text
 	subset_plots() {
@@ -223,6 +228,7 @@ if "$report" "$one" >/dev/null 2>"$scratch/err"; then
 	ktap_check "one variant: no drain samples, no CDF plot" subset_plots
 else
 	ktap_not_ok "the rule is stated from summary.json's policy, not from tracing/"
+	ktap_not_ok "a verdict only the policy names is reported in its words, with the CPUs it holds on"
 	ktap_not_ok "one variant: allocator cost 'not measured', no other variant"
 	ktap_not_ok "one variant: no drain samples, no CDF plot"
 	ktap_diag "$(cat "$scratch/err")"

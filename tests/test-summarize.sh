@@ -39,8 +39,7 @@ fresh() {
 # the run is judged (edits_made: one jq for them all); an analysis keeps
 # the totals it states the sums of (scripts/check-run.sh refuses one that
 # does not: tests/test-fail-closed.sh tries that).
-resum='if has("cpus") and has("total") then .total = ([.cpus[].interruptions] | add // 0)
-	| .charged_total = ([.cpus[].charged | numbers] | add // 0) else . end'
+resum='if has("cpus") and has("total") then .total = ([.cpus[].interruptions] | add // 0) else . end'
 edit() { ktap_jq_edit "$1" "$2 | $resum"; }
 # verdicts RUN: "wq=FAIL rcu=PASS ..." from a run's summary.json.
 # (verdicts_jq: that line's jq, read with other figures too)
@@ -91,7 +90,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 68
+ktap_plan 65
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -106,16 +105,16 @@ ktap_jq_vals "$run/summary.json" f_ '{
 	same: (. == $committed[0]),
 	verdicts: ('"$verdicts_jq"'),
 	probe_misses: ([.variants[].probe_misses] | unique | tojson),
-	wq2: (.variants.wq.cpus["2"] | [.workload, .interruptions, .charged, .indirect, .unknown, .exposure, .coincidences, .control.rcu_qs, .control.charged] | tojson),
+	wq2: (.variants.wq.cpus["2"] | [.workload, .interruptions, .charged, .indirect, .unknown, .exposure, .control.rcu_qs, .control.charged] | tojson),
 	rcu: (.variants.rcu | [.charged_total, .interruptions_total, .cpus["3"].by_cause] | tojson),
 	spinlock: (.variants.spinlock | [.verdict_cpus, .cpus["3"].exposure.drains, .cpus["3"].charged] | tojson),
-	policy: (.policy | [.drain_causes, .drain_causes_file, .min_drain_calls, .min_exposure, .exposure_scenarios, .baseline, .continuation_ns] | tojson),
-	listed: ($list | split("\n") | map(select(test("^#|^[[:space:]]*$") | not)) | tojson),
+	policy: (.policy | [.min_drain_calls, .min_exposure, .exposure_scenarios, .baseline, .continuation_ns] | tojson),
+	retired: ([paths | .[-1] | strings | select(test("coincidence|drain_causes|calls_from"))] | unique | join(" ")),
 	selftest: ([.variants[].selftest | [.counted, .planted, .verdict_check.verdict, .verdict_check.exact]] | unique | tojson),
 	latency: (.variants.rcu.cpus | [.["1"].latency_tool, .["1"].latency_max_us, .["2"].latency_tool, .["2"].latency_max_us] | tojson),
 	latency_files: (["oslat", ($oslat[0].thread[] | select(.cpu == 1) | .max), "refill", ($refill[0].thread[] | select(.cpu == 2) | .max)] | tojson),
 	bench: (.alloc_bench | [.wq.diff_pct_vs_baseline, (.spinlock.diff_pct_vs_baseline | . * 10 | round), .spinlock.significant] | tojson)}' \
-	--slurpfile committed "$fixture/summary.json" --rawfile list "$root/tracing/drain-causes.list" \
+	--slurpfile committed "$fixture/summary.json" \
 	--slurpfile oslat "$run/rcu/oslat.json" --slurpfile refill "$run/rcu/refill.json"
 ktap_check "the committed fixture summary is what summarize writes (regenerate it: see its README)" \
 	test "$f_same" = true
@@ -125,14 +124,15 @@ ktap_check "dropped probe hits an analysis does not state are 'not measured', ne
 ktap_check "no stale summary.json.tmp is left" test ! -e "$run/summary.json.tmp"
 ktap_check "the run's status stays ok" test "$(cat "$run/status")" = ok
 ktap_check "verdicts: wq FAIL, rcu PASS, spinlock UNEXPOSED" test "$f_verdicts" = "wq=FAIL rcu=PASS spinlock=UNEXPOSED"
-ktap_check "wq CPU 2: sent by the drain, the drains that reached it, the old rule's coincidences and the quiet control's RCU forcing" \
-	test "$f_wq2" = '["refill",799,796,0,0,{"drains":398,"pages":25472},796,3,0]'
+ktap_check "wq CPU 2: sent by the drain, the drains that reached it and the quiet control's RCU forcing" \
+	test "$f_wq2" = '["refill",799,796,0,0,{"drains":398,"pages":25472},3,0]'
+ktap_check "nothing of the retired rule by time in the summary (${f_retired:-none})" test -z "$f_retired"
 ktap_check "rcu PASSes with uncharged other causes shown, not hidden" \
 	test "$f_rcu" = '[0,2,{"irq_vectors:reschedule":1}]'
 ktap_check "spinlock is UNEXPOSED by its refill CPU 3 (40 drains reached it, the policy needs 100)" \
 	test "$f_spinlock" = '[["3"],40,0]'
-ktap_check "summary.json records the policy it applied: the list's patterns, thresholds, baseline, continuation" \
-	test "$f_policy" = "[${f_listed:-none},\"tracing/drain-causes.list\",100,{\"refill\":100,\"oslat\":1},[\"hammer\"],\"wq\",1000000]"
+ktap_check "summary.json records the policy it applied: thresholds, baseline, continuation" \
+	test "$f_policy" = "[100,{\"refill\":100,\"oslat\":1},[\"hammer\"],\"wq\",1000000]"
 ktap_check "each variant's self-test is judged on its own, verdict check FAIL with exact counts" \
 	test "$f_selftest" = '[[30,30,"FAIL",true]]'
 ktap_check "latency per CPU from its workload's file (CPU 1 oslat.json, CPU 2 refill.json)" \
@@ -167,8 +167,6 @@ case_guest nocpus rcu
 edit "$g/analysis.json" '.cpus = {}'
 case_guest onecpu wq
 edit "$g/analysis.json" 'del(.cpus["2"])'
-case_guest othercauses rcu
-edit "$g/analysis.json" '.policy.drain_causes = []'
 case_guest nohammer spinlock
 rm "$g/hammer.json"
 case_guest noselftest rcu
@@ -189,11 +187,8 @@ edit "$g/analysis.json" '.cpus["3"].origins |= (.classes.unknown = 2 | .unknown_
 # The refusals summarize makes itself, each run alone. All these runs,
 # the one above too, are made first (their edits in one jq), then each
 # judged.
-printf '# nothing but comments\n\n   \n' > "$scratch/empty.list"
-causes_empty=$(fresh causes-empty wq)
-causes_missing=$(fresh causes-missing wq)
 old_analysis=$(fresh old-analysis spinlock)
-edit "$old_analysis/spinlock/analysis.json" 'del(.cpus[].charged, .cpus[].exposure, .drains, .policy, .calls_from)'
+edit "$old_analysis/spinlock/analysis.json" 'del(.cpus[].exposure, .drains, .policy)'
 no_isolated=$(fresh no-isolated)
 sed -i 's/^isolated: .*/isolated: /' "$no_isolated/run.txt"
 selftest_fail=$(fresh selftest-fail wq)
@@ -223,8 +218,6 @@ guest_refused() {
 }
 guest_refused "an analysis.json without per-CPU entries is refused" rcu-nocpus "analysis.json has no per-CPU entry .* CPU 1,2,3"
 guest_refused "an analysis.json missing one isolated CPU is refused" wq-onecpu "analysis.json has no per-CPU entry .* CPU 2 "
-guest_refused "an analysis charged without the policy's drain causes is refused" rcu-othercauses \
-	"analysis.json was charged by the drain causes \[none\]"
 guest_refused "a missing hammer.json in a hammer run is refused" spinlock-nohammer "hammer.json is missing"
 guest_refused "a missing self-test in a hammer run is refused" rcu-noselftest "selftest.json is missing"
 guest_refused "a verdict-level self-test charging other than planted is refused" rcu-vcheckshort \
@@ -239,10 +232,7 @@ guest_refused "a verdict-level self-test not charged with the planter as the dra
 	"selftest-charged.json was charged with the drain's functions \[drain_all_pages\], not \[qc_plant_write\]"
 guest_refused "interruptions without a sender not all named by cause are refused (2, 1 named)" spinlock-unnamed \
 	"analysis.json has no per-CPU entry .*without a sender named by cause for isolated CPU 3 "
-refused "a drain-cause list without patterns is refused" "holds no pattern" "$causes_empty" QC_DRAIN_CAUSES="$scratch/empty.list"
-refused "a missing drain-cause list is refused" "drain-cause list .* is missing" "$causes_missing" \
-	QC_DRAIN_CAUSES="$scratch/nonexistent.list"
-refused "an old-format analysis.json (no charged, no exposure) is refused" \
+refused "an old-format analysis.json (no exposure, no drain counts) is refused" \
 	"spinlock/analysis.json: .* is missing .*re-run scripts/analyze.sh" "$old_analysis"
 refused "an empty isolated: line is refused" "run.txt says 'isolated: ' but guest rcu isolated '1-3'" "$no_isolated"
 refused "a self-test with pass: false is refused" "wq/selftest.json disagrees with its evidence: pass is false" "$selftest_fail"
@@ -340,8 +330,6 @@ edit "$g/analysis.json" "2 as \$e | $indirect | $timed"
 case_guest halftimed rcu
 edit "$g/analysis.json" "1 as \$e | $indirect | $timed"
 inflight='.cpus["2"] |= (.interruptions += $n | .by_cause["timer:tick_sched_timer"] += $n
-	| .charged = $n | .charged_by_cause = {"timer:tick_sched_timer": $n}
-	| .charged_by_rule = {named: 0, in_flight: $n, rcu_tick: 0}
 	| .origins.classes.rcu_qs += $n | .origins.rcu_qs_by_grace_period.other += $n)'
 case_guest coincidence rcu
 edit "$g/analysis.json" "26 as \$n | $inflight"
@@ -363,7 +351,6 @@ ktap_jq_vals "$m/summary.json" m_ '{verdicts: ('"$verdicts_jq"'),
 	            .variants["spinlock-indirect"].cpus["3"].unknown_by_cause] | tojson),
 	handoffs: ([.variants["spinlock-handoff"] | .handoff_total, .charged_total, .verdict_cpus]
 	           + [.variants["spinlock-mixed"] | .handoff_total, .charged_total, .verdict_cpus] | tojson),
-	coincidences: (.variants["rcu-coincidence"] | [.coincidences_total, .charged_total] | tojson),
 	no_sender: ([.variants["rcu-ladder", "spinlock-ladder", "rcu-indirect"] | .no_sender] | tojson),
 	failed: ([.variants | to_entries[] | select(.value.verdict == "FAILED-RUN") | .key] | join(" "))}'
 # case_verdicts DESCRIPTION "GUEST=VERDICT ...": those guests' verdicts in m
@@ -406,7 +393,6 @@ case_verdicts "RCU forcing for a drain's grace period, all emulator-timed: PASS;
 	"rcu-emulated=PASS rcu-halftimed=INDIRECT"
 case_verdicts "26 ticks in flight during drains, another's grace period, no control: time alone charges nothing (PASS)" \
 	"rcu-coincidence=PASS"
-ktap_check "... the coincidences stay in the summary as a cross-check" test "$m_coincidences" = '[26,0]'
 # (the FAILED-RUN guests: those two, no other)
 ktap_check "a failed or missing variant is FAILED-RUN and the rest is still judged" \
 	test "$m_failed" = "spinlock-failed spinlock-6.12"
@@ -467,7 +453,7 @@ cp -r "$root/scripts" "$mark/"
 cp -r "$root/common" "$mark/"
 cp -r "$root/guest-init/scenarios" "$mark/guest-init/"
 cp -r "$root/docs" "$mark/"
-cp "$root/tracing/verdict-policy.json" "$root/tracing/drain-causes.list" "$mark/tracing/"
+cp "$root/tracing/verdict-policy.json" "$mark/tracing/"
 sed 's/^rcu .*/& baseline/' "$root/patches/series" > "$mark/patches/series"
 r=$(fresh policy)
 summarized "$mark/scripts/summarize.sh" "$r" QC_ROOT="$mark" QC_VERDICT_POLICY="$scratch/policy.json"

@@ -183,7 +183,7 @@ struct ctx {
 	int nstart, nend;
 	unsigned long long last_ts;
 	long records;
-	long *before, *after;	/* per trace CPU; NULL for a --calls-from trace */
+	long *before, *after;	/* per trace CPU: its events before and after the window */
 	int lost_cpu;		/* an isolated CPU with lost events, or -1 */
 	/* senders of the window's interruptions (and the queueings on their
 	   paths) that the stack triggers select but that carry no stack:

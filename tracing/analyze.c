@@ -15,7 +15,7 @@
  * declares, when an isolated CPU has no event before the window start or
  * none after its end (its buffer was overwritten, or it was never traced:
  * a window with no events would otherwise read as clean), and, for any
- * trace it reads (a --calls-from trace too), when the kernel's per-CPU
+ * trace it reads, when the kernel's per-CPU
  * statistics saved in the file report overrun, commit overrun or dropped
  * events on any CPU, or when any record carries the lost-events flag. Loss anywhere is
  * refused, housekeeping CPU 0 included: the drain calls and the sends to
@@ -124,7 +124,7 @@ static int scan_event(struct tracecmd_input *h, struct tep_record *r,
 		return 0;
 	c->records++;
 	c->last_ts = r->ts;
-	if (c->before && cpu >= 0 && cpu < c->a->nr_trace_cpus) {
+	if (cpu >= 0 && cpu < c->a->nr_trace_cpus) {
 		/* Before the start marker (or the given start), after the end. */
 		bool started = c->a->window_given ? r->ts >= c->a->start_ns : c->nstart;
 		bool ended = c->a->window_given ? r->ts > c->a->end_ns : c->nend;
@@ -139,7 +139,7 @@ static int scan_event(struct tracecmd_input *h, struct tep_record *r,
 	ei = event_of(c, r);
 	if (!ei)
 		return 0;
-	if (c->before && c->a->profile.nmissed)
+	if (c->a->profile.nmissed)
 		place_misses(c, ei, r, cpu);
 	if (!ei->row || ei->missing) {
 		refuse_record(c, ei, r, cpu);
@@ -387,7 +387,7 @@ uint64_t isolated_mask(const struct analysis *a)
 }
 
 /*
- * Is the send side of this trace (not of a --calls-from one) incomplete?
+ * Is the send side of this trace incomplete?
  * A field it has that could not be read, grace periods whose numbers do
  * not add up, or a send in the window that
  * the guest's stack triggers select (origin-stacks.list) without its
@@ -416,7 +416,7 @@ static bool send_side_incomplete(struct ctx *c, const char *file)
 
 /*
  * Pass 1 over @file, loaded in @h, with @c: the window markers, every CPU's
- * events before and after the window (with c->before set) and the drain
+ * events before and after the window and the drain
  * calls. @again: @h was read through before (an earlier window of the run).
  */
 static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool again)
@@ -425,11 +425,10 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 	long lost = 0;
 	const char *kind = NULL;
 	char why[512];
-	int ret = -1, lost_cpu;
+	int ret = -1, lost_cpu, cpu, i;
 
 	drains_init(&c->drains, c->tep);
-	if (c->before)	/* the send side of this trace, not of a --calls-from one */
-		origins_init(&c->origins, c->tep, tep_get_cpus(c->tep));
+	origins_init(&c->origins, c->tep, tep_get_cpus(c->tep));
 	c->lost_cpu = -1;
 	if (iterate_all(h, c, again) < 0 || refused(c)) {
 		if (!refused(c))
@@ -469,31 +468,27 @@ static int scan(struct ctx *c, struct tracecmd_input *h, const char *file, bool 
 			file, c->lost_cpu);
 		goto out;
 	}
-	if (c->before && send_side_incomplete(c, file))
+	if (send_side_incomplete(c, file))
 		goto out;
-	if (c->before) {
-		int cpu, i;
-
-		for (i = 0; i < a->ncpus; i++) {
-			cpu = a->cpus[i];
-			if (c->before[cpu] && c->after[cpu])
-				continue;
-			set_err(c->err, c->errlen,
-				"%s: isolated CPU %d has no event %s the window: it was not traced throughout (its buffer overwritten, or the trace cut), so a clean window would prove nothing",
-				file, cpu, c->before[cpu] ? "after" : "before");
+	for (i = 0; i < a->ncpus; i++) {
+		cpu = a->cpus[i];
+		if (c->before[cpu] && c->after[cpu])
+			continue;
+		set_err(c->err, c->errlen,
+			"%s: isolated CPU %d has no event %s the window: it was not traced throughout (its buffer overwritten, or the trace cut), so a clean window would prove nothing",
+			file, cpu, c->before[cpu] ? "after" : "before");
+		goto out;
+	}
+	/* what the kernel counted against what the trace holds */
+	for (i = 0; i < a->ncpus; i++)
+		if (!hwtime_received_all(&a->hw, a->cpus[i], why, sizeof(why))) {
+			set_err(c->err, c->errlen, "%s: %s", file, why);
 			goto out;
 		}
-		/* what the kernel counted against what the trace holds */
-		for (i = 0; i < a->ncpus; i++)
-			if (!hwtime_received_all(&a->hw, a->cpus[i], why, sizeof(why))) {
-				set_err(c->err, c->errlen, "%s: %s", file, why);
-				goto out;
-			}
-		/* the keys belong to the event table, freed by unload() */
-		for (i = 0; i < c->nhits; i++)
-			if (c->hits[i].ns >= a->start_ns && c->hits[i].ns <= a->end_ns)
-				counter_add(&a->proof, c->hits[i].key, 1);
-	}
+	/* the keys belong to the event table, freed by unload() */
+	for (i = 0; i < c->nhits; i++)
+		if (c->hits[i].ns >= a->start_ns && c->hits[i].ns <= a->end_ns)
+			counter_add(&a->proof, c->hits[i].key, 1);
 	ret = 0;
 out:
 	free(c->hits);
@@ -504,8 +499,7 @@ out:
 /*
  * The drain calls that opened in the window, those that reached an
  * isolated CPU, and each isolated CPU's exposure: the calls that reached it
- * and the pages they freed there. Overlaid calls (--calls-from) are counted
- * the same way; their exposure is not this trace's and is not reported.
+ * and the pages they freed there.
  */
 static void tally_calls(struct ctx *c)
 {
@@ -520,7 +514,7 @@ static void tally_calls(struct ctx *c)
 		if (!in_window(c, call->start_ns))
 			continue;
 		a->calls++;
-		if (!a->calls_from && !strncmp(tep_data_comm_from_pid(c->tep, call->pid), QC_HAMMER_COMM,
+		if (!strncmp(tep_data_comm_from_pid(c->tep, call->pid), QC_HAMMER_COMM,
 					       strlen(QC_HAMMER_COMM)))
 			a->calls_hammer++;
 		for (k = 0; k < a->ncpus; k++) {
@@ -534,35 +528,6 @@ static void tally_calls(struct ctx *c)
 		}
 		a->calls_reached += any;
 	}
-}
-
-/*
- * The drain calls of another trace (the same guest's hammer window, for the
- * quiet control), moved so that its window starts where this one does.
- */
-static int overlay_calls(struct ctx *c)
-{
-	struct analysis other = { .file = c->a->calls_from };
-	struct ctx o = { .a = &other, .err = c->err, .errlen = c->errlen };
-	struct tracecmd_input *h = load(&o, other.file);
-	int ret;
-
-	if (!h)
-		return -1;
-	ret = scan(&o, h, other.file, false);
-	unload(&o, h);
-	if (ret)
-		return -1;
-	if (!o.drains.probes) {
-		set_err(c->err, c->errlen, "%s (--calls-from) has no exposure probes: no drain calls to overlay",
-			other.file);
-		drains_free(&o.drains);
-		return -1;
-	}
-	drains_shift(&o.drains, (long long)(c->a->start_ns - other.start_ns));
-	drains_free(&c->drains);
-	c->drains = o.drains;
-	return 0;
 }
 
 /*
@@ -606,10 +571,8 @@ static int analyze_loaded(struct analysis *a, struct ctx *c, struct tracecmd_inp
 		a->res[i].events_before = c->before[a->cpus[i]];
 		a->res[i].events_after = c->after[a->cpus[i]];
 	}
-	if (a->calls_from && overlay_calls(c))
-		goto out;
 	tally_calls(c);
-	if (!a->calls_from && a->hammer_calls >= 0 && a->calls_hammer != a->hammer_calls) {
+	if (a->hammer_calls >= 0 && a->calls_hammer != a->hammer_calls) {
 		set_err(err, errlen,
 			"%s: the hammer counted %ld drain_all_pages() calls on CPU %d, the window holds %ld by its thread (%s*, probe qc:drain_all): a probe hit was dropped, or the hammer ran outside the window; re-run the variant",
 			a->file, a->hammer_calls, a->hammer_cpu, a->calls_hammer, QC_HAMMER_COMM);
@@ -647,14 +610,14 @@ static int analyze_loaded(struct analysis *a, struct ctx *c, struct tracecmd_inp
 			c->unstacked.n == 1 ? "it" : "them");
 		goto out;
 	}
-	a->total = a->charged_total = 0;
+	a->total = a->drain_total = 0;
 	for (i = 0; i < a->ncpus; i++) {
 		struct cpu_state *s = &c->cs[a->cpus[i]];
 
 		end_stint(c, s, c->last_ts);
 		rec_close(c, s);
 		a->total += a->res[i].interruptions;
-		a->charged_total += a->res[i].charged;
+		a->drain_total += a->res[i].origin_drain;
 	}
 	if (origins_overflowed(&c->origins, why, sizeof(why))) {
 		set_err(err, errlen, "%s: %s", a->file, why);
@@ -720,7 +683,6 @@ void analysis_free(struct analysis *a)
 		counter_free(&a->res[i].by_cause);
 		counter_free(&a->res[i].all_causes);
 		counter_free(&a->res[i].events);
-		counter_free(&a->res[i].charged_by_cause);
 		counter_free(&a->res[i].origin_chains);
 		counter_free(&a->res[i].origin_unknown);
 		counter_free(&a->res[i].origin_drain_by_cause);

@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "causes.h"
 #include "counter.h"
 #include "hwtime.h"
 #include "mode.h"
@@ -38,10 +37,6 @@ struct cpu_result {
 	struct counter by_cause;	/* sums to interruptions */
 	struct counter all_causes;	/* every cause seen, nested ones too */
 	struct counter events;		/* raw "system:event" counts */
-	/* interruptions charged to the drain, and by which rule */
-	long charged;
-	struct counter charged_by_cause;
-	long charged_named, charged_in_flight, charged_rcu_tick;
 	/* exposure: drain_all_pages() calls in the window that freed pages
 	   from this CPU's pcplists, and the pages they freed */
 	long exposure_drains, exposure_pages;
@@ -113,14 +108,12 @@ struct analysis {
 	const char *task;		/* measured tasks' comm prefixes ("a,b"), or NULL */
 	int *cpus;			/* isolated CPUs to report, ascending */
 	int ncpus;
-	const struct causes *drain_causes;	/* NULL: nothing is named a drain */
 	/* the drain's own functions, NULL-terminated (NULL: none): a send
 	   whose stack holds one is the drain's (origins) */
 	const char *const *drain_functions;
 	/* an audit trigger's functions, NULL-terminated (NULL: no path is
 	   counted): an interruption whose senders' path holds one is its own */
 	const char *const *path_functions;
-	const char *calls_from;		/* take the drain calls from this trace */
 	/* the hammer's own count of its drain_all_pages() calls and its CPU
 	   (hammer.json), or calls -1: the trace's calls by its thread must
 	   be as many (a probe hit dropped, or a call outside the window,
@@ -137,7 +130,7 @@ struct analysis {
 	/* results */
 	unsigned long long start_ns, end_ns;
 	int nr_trace_cpus;
-	long total, charged_total;
+	long total, drain_total;	/* interruptions, and of them the drain's (origins) */
 	bool probes;			/* the drain calls' trace had the probes */
 	bool origin_probes;		/* the trace had the send-side probes */
 	/* the grace periods that started in the window: how many, how many a

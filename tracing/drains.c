@@ -174,16 +174,6 @@ void drains_finish(struct drains *d, unsigned long long last_ns)
 			d->longest_ns = d->v[i].end_ns - d->v[i].start_ns;
 }
 
-void drains_shift(struct drains *d, long long delta)
-{
-	int i;
-
-	for (i = 0; i < d->n; i++) {
-		d->v[i].start_ns += delta;
-		d->v[i].end_ns += delta;
-	}
-}
-
 /* The first call that starts after @ts. */
 static int calls_after(const struct drains *d, unsigned long long ts)
 {
@@ -201,38 +191,17 @@ static int calls_after(const struct drains *d, unsigned long long ts)
 }
 
 /*
- * A call in flight at @ts that matches: back from the first call after
- * @ts through those that could still be in flight.
+ * A call by task @pid in flight at @ts: back from the first call after @ts
+ * through those that could still be in flight.
  */
-static bool any_in_flight(const struct drains *d, unsigned long long ts,
-			  bool (*match)(const struct drain_call *, int), int arg)
+bool drains_in_call(const struct drains *d, unsigned long long ts, int pid)
 {
 	int i;
 
 	for (i = calls_after(d, ts) - 1; i >= 0 && ts - d->v[i].start_ns <= d->longest_ns; i--)
-		if (ts <= d->v[i].end_ns && match(&d->v[i], arg))
+		if (ts <= d->v[i].end_ns && d->v[i].pid == pid)
 			return true;
 	return false;
-}
-
-static bool reached(const struct drain_call *c, int cpu)
-{
-	return cpu < 0 || (cpu < QC_DRAIN_MAX_CPUS && (c->reached >> cpu & 1));
-}
-
-static bool made_by(const struct drain_call *c, int pid)
-{
-	return c->pid == pid;
-}
-
-bool drains_in_flight(const struct drains *d, unsigned long long ts, int cpu)
-{
-	return any_in_flight(d, ts, reached, cpu);
-}
-
-bool drains_in_call(const struct drains *d, unsigned long long ts, int pid)
-{
-	return any_in_flight(d, ts, made_by, pid);
 }
 
 void drains_free(struct drains *d)

@@ -72,13 +72,6 @@ void drains_finish(struct drains *d, unsigned long long last_ns);
  * says which call.
  */
 bool drains_unreturned(const struct drains *d, char *err, size_t len);
-/* Move every call by @delta ns (to overlay another trace's calls). */
-void drains_shift(struct drains *d, long long delta);
-/*
- * Is a call in flight at @ts (start <= ts <= end) that reached @cpu, or,
- * with @cpu < 0, any call at all?
- */
-bool drains_in_flight(const struct drains *d, unsigned long long ts, int cpu);
 /* Was a call by task @pid in flight at @ts (its own drain_all_pages())? */
 bool drains_in_call(const struct drains *d, unsigned long long ts, int pid);
 void drains_free(struct drains *d);

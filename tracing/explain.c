@@ -44,12 +44,11 @@ static bool origin_on_path(struct ctx *c, const struct origin *org, const char *
 
 /*
  * Does @org hold the drain: the drain's functions (--drain-functions) on
- * its path, or a send by a task inside its own drain_all_pages() call
- * (not for overlaid calls: another trace's tasks)?
+ * its path, or a send by a task inside its own drain_all_pages() call?
  */
 static bool origin_is_drain(struct ctx *c, const struct origin *org)
 {
-	return origin_on_path(c, org, c->a->drain_functions, !c->a->calls_from);
+	return origin_on_path(c, org, c->a->drain_functions, true);
 }
 
 /* For origins.c: is the drain on @snd's path (an RCU callback's queueing)? */
@@ -57,7 +56,7 @@ static bool drain_path_of(const void *ctx, const struct send *snd)
 {
 	struct ctx *c = (struct ctx *)ctx;
 
-	return on_path(c, snd, c->a->drain_functions, !c->a->calls_from);
+	return on_path(c, snd, c->a->drain_functions, true);
 }
 
 /*
@@ -96,8 +95,7 @@ static bool drain_task_in(struct ctx *c, const struct gp_task *v, long n)
  * in progress), and whether a drain made RCU need it (origins.c,
  * gp_requests(): a callback a drain call queued, whose request first
  * recorded the need), only waited on it, or neither; or that its request
- * was not traced (made before the trace began). Not for overlaid calls:
- * another trace's tasks.
+ * was not traced (made before the trace began).
  */
 static bool rcu_split(struct ctx *c, struct cpu_result *res, const struct origin *org,
 		      unsigned long long ts)
@@ -105,11 +103,11 @@ static bool rcu_split(struct ctx *c, struct cpu_result *res, const struct origin
 	unsigned long long at = org->nsend ? c->origins.v[org->send[0]].ns : ts;
 	const struct grace_period *g = origins_gp_at(&c->origins, at);
 
-	if (g && !c->a->calls_from && drain_task_in(c, g->requested, g->nrequested)) {
+	if (g && drain_task_in(c, g->requested, g->nrequested)) {
 		res->rcu_drain_requested++;
 		return true;
 	}
-	if (g && !c->a->calls_from && drain_task_in(c, g->waited, g->nwaited))
+	if (g && drain_task_in(c, g->waited, g->nwaited))
 		res->rcu_drain_waited++;
 	else if (g && !g->nrequests)
 		res->rcu_request_untraced++;
@@ -137,7 +135,7 @@ void explain_window(struct ctx *c)
 		a->gp_started++;
 		if (!g->nrequests)
 			a->gp_request_untraced++;
-		else if (!a->calls_from && drain_task_in(c, g->requested, g->nrequested))
+		else if (drain_task_in(c, g->requested, g->nrequested))
 			a->gp_drain_requested++;
 	}
 }

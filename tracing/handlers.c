@@ -57,7 +57,7 @@ static int marker_scan(struct qc_ev *e)
 	n = strlen(buf);
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
-	if (c->before && !strncmp(buf, "qc: ", 4)) {
+	if (!strncmp(buf, "qc: ", 4)) {
 		a->marks = qc_grow(a->marks, a->nmarks, &c->marks_alloc, sizeof(*a->marks));
 		a->marks[a->nmarks].ns = e->ts;
 		a->marks[a->nmarks].text = strdup(buf);
@@ -65,8 +65,7 @@ static int marker_scan(struct qc_ev *e)
 			qc_die(2, "out of memory");
 		a->nmarks++;
 	}
-	if (c->before)
-		hwtime_marker(&a->hw, buf);
+	hwtime_marker(&a->hw, buf);
 	if (!strcmp(buf, QC_MARK_START)) {
 		if (!c->nstart++ && !a->window_given)
 			a->start_ns = e->ts;
@@ -82,8 +81,6 @@ static int proof_scan(struct qc_ev *e)
 {
 	struct ctx *c = e->c;
 
-	if (!c->before)
-		return 0;
 	c->hits = qc_grow(c->hits, c->nhits, &c->hits_alloc, sizeof(*c->hits));
 	c->hits[c->nhits].ns = e->ts;
 	c->hits[c->nhits].key = e->ei->key;
@@ -100,13 +97,11 @@ static int drains_scan(struct qc_ev *e)
 
 /*
  * The send side and the receive side's flush points, read by origins.c
- * (origins.h names the events and the fields it reads); not in a
- * --calls-from trace, whose drain calls alone are overlaid.
+ * (origins.h names the events and the fields it reads).
  */
 static int origins_scan(struct qc_ev *e)
 {
-	if (e->c->before)
-		origins_record(&e->c->origins, e->c->tep, e->r, e->cpu);
+	origins_record(&e->c->origins, e->c->tep, e->r, e->cpu);
 	return 0;
 }
 

@@ -2,12 +2,11 @@
 /*
  * qc-analyze: interruptions of isolated CPUs in a quietcore guest trace.
  *
- *   qc-analyze --cpus 1-3 [--task oslat,refill] [--drain-causes FILE]
- *              [--calls-from HAMMER.dat] [--json out.json]
- *              [--expect CPU:CAUSE=K]... [--quiet] trace.dat
+ *   qc-analyze --cpus 1-3 [--task oslat,refill] [--drain-functions LIST]
+ *              [--json out.json] [--expect CPU:CAUSE=K]... [--quiet] trace.dat
  *
  * Prints a table (per isolated CPU: the drains that reached it, the
- * interruptions in total, charged to the drain, and by cause) and writes
+ * interruptions in total, those the drain sent, and by cause) and writes
  * the same as JSON. The counting rule is in tracing/README.md. Exit
  * status: 0 counted; 1 counted but an --expect did not hold; 2 no verdict:
  * bad usage, or a file that is not a complete trace with a measurement
@@ -65,15 +64,12 @@ static void usage(FILE *f)
 		"  -t, --task COMM[,COMM] the measured tasks (comm prefixes, e.g. oslat,refill):\n"
 		"                         a switch to one or to idle is not an interruption;\n"
 		"                         without it, the task on each CPU at the window start\n"
-		"  -d, --drain-causes F   causes charged to the drain by name (tracing/drain-causes.list)\n"
 		"  -f, --drain-functions L  the drain's own functions, comma-separated: an\n"
 		"                         interruption whose senders' stacks hold one is the\n"
 		"                         drain's (verdict-policy.json's drain_functions)\n"
 		"  -p, --path-functions L  an audit trigger's functions, comma-separated: count\n"
 		"                         the interruptions whose senders' path holds one\n"
 		"                         (followed through kworkers; tracing/README.md)\n"
-		"  -C, --calls-from T     charge by the drain calls of trace T (the hammer window),\n"
-		"                         overlaid on this window: a control's coincidences\n"
 		"  -H, --hammer-calls N@C the hammer counted N drain calls on CPU C (hammer.json):\n"
 		"                         the window's calls by its thread must be as many\n"
 		"  -w, --window S:E       count from S to E (trace ns, as the JSON's window)\n"
@@ -212,7 +208,7 @@ static void json_hwtime(FILE *f, const struct analysis *a)
 	fprintf(f, "}}");
 }
 
-static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
+static void write_json(FILE *f, struct analysis *a)
 {
 	int i;
 
@@ -225,12 +221,7 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"window\": {\"start_ns\": %llu, \"end_ns\": %llu, \"duration_ns\": %llu},\n",
 		a->start_ns, a->end_ns, a->end_ns - a->start_ns);
-	fprintf(f, "  \"policy\": {\"drain_causes\": [");
-	for (i = 0; dc && i < dc->n; i++) {
-		fprintf(f, "%s", i ? ", " : "");
-		qc_json_str(f, dc->text[i]);
-	}
-	fprintf(f, "], \"drain_functions\": [");
+	fprintf(f, "  \"policy\": {\"drain_functions\": [");
 	for (i = 0; a->drain_functions && a->drain_functions[i]; i++) {
 		fprintf(f, "%s", i ? ", " : "");
 		qc_json_str(f, a->drain_functions[i]);
@@ -244,12 +235,7 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 		}
 		fprintf(f, "]");
 	}
-	fprintf(f, ", \"continuation_ns\": %llu},\n", QC_CONTINUATION_NS);
-	fprintf(f, "  \"calls_from\": ");
-	if (a->calls_from)
-		qc_json_str(f, a->calls_from);
-	else
-		fprintf(f, "null");
+	fprintf(f, ", \"continuation_ns\": %llu}", QC_CONTINUATION_NS);
 	/* the send side: complete, or the first event it lacks */
 	fprintf(f, ",\n  \"origin_probes\": {\"complete\": %s, \"missing\": ",
 		a->origin_probes ? "true" : "false");
@@ -293,7 +279,7 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 	fprintf(f, ",\n  \"drains\": {\"calls\": %ld, \"reached\": %ld, \"probes\": %s",
 		a->calls, a->calls_reached, a->probes ? "true" : "false");
 	/* checked against the hammer's own count (--hammer-calls) */
-	if (a->hammer_calls >= 0 && !a->calls_from)
+	if (a->hammer_calls >= 0)
 		fprintf(f, ", \"hammer_calls\": %ld", a->calls_hammer);
 	fprintf(f, "},\n");
 	fprintf(f, "  \"cpus\": {");
@@ -308,15 +294,11 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 		fprintf(f, ",\n");
 		json_counter(f, "events", &r->events, "      ");
 		fprintf(f, ",\n      \"exposure\": ");
-		if (a->probes && !a->calls_from)
+		if (a->probes)
 			fprintf(f, "{\"drains\": %ld, \"pages\": %ld}",
 				r->exposure_drains, r->exposure_pages);
 		else
 			fprintf(f, "null");
-		fprintf(f, ",\n      \"charged\": %ld,\n", r->charged);
-		json_counter(f, "charged_by_cause", &r->charged_by_cause, "      ");
-		fprintf(f, ",\n      \"charged_by_rule\": {\"named\": %ld, \"in_flight\": %ld, \"rcu_tick\": %ld}",
-			r->charged_named, r->charged_in_flight, r->charged_rcu_tick);
 		fprintf(f, ",\n      \"liveness\": {\"before\": %ld, \"after\": %ld}",
 			r->events_before, r->events_after);
 		json_mode(f, r);
@@ -348,8 +330,7 @@ static void write_json(FILE *f, struct analysis *a, const struct causes *dc)
 		}
 		fprintf(f, "\n    }");
 	}
-	fprintf(f, "\n  },\n  \"total\": %ld,\n  \"charged_total\": %ld,\n",
-		a->total, a->charged_total);
+	fprintf(f, "\n  },\n  \"total\": %ld,\n", a->total);
 	/* the audit's evidence: its sub-windows' markers, its paths' probes */
 	json_counter(f, "proof", &a->proof, "  ");
 	fprintf(f, ",\n  \"markers\": [");
@@ -368,30 +349,32 @@ static void print_table(FILE *f, struct analysis *a)
 	fprintf(f, "window: %.3f ms (trace time %s .. %s s), measured task: %s\n",
 		(a->end_ns - a->start_ns) / 1e6, qc_ts(a->start_ns).s, qc_ts(a->end_ns).s,
 		a->task ? a->task : "(none: every task switch counts)");
-	if (a->calls_from)
-		fprintf(f, "drain calls overlaid from %s: %ld in the window, %ld reached an isolated CPU\n",
-			a->calls_from, a->calls, a->calls_reached);
-	else if (a->probes)
+	if (a->probes)
 		fprintf(f, "drain_all_pages() calls in the window: %ld, %ld reached an isolated CPU\n",
 			a->calls, a->calls_reached);
 	else
 		fprintf(f, "drain_all_pages() calls: not traced (no exposure probes)\n");
-	fprintf(f, "%4s %8s %13s %8s  %s\n", "CPU", "reached", "interruptions", "charged", "by cause");
+	fprintf(f, "%4s %8s %13s %8s  %s\n", "CPU", "reached", "interruptions", "sent", "by cause");
 	for (i = 0; i < a->ncpus; i++) {
 		struct cpu_result *r = &a->res[i];
-		char reached[24] = "-";
+		char reached[24] = "-", sent[24] = "-";
 
-		if (a->probes && !a->calls_from)
+		if (a->probes)
 			snprintf(reached, sizeof(reached), "%ld", r->exposure_drains);
-		fprintf(f, "%4d %8s %13ld %8ld", r->cpu, reached, r->interruptions, r->charged);
+		if (a->origin_probes)
+			snprintf(sent, sizeof(sent), "%ld", r->origin_drain);
+		fprintf(f, "%4d %8s %13ld %8s", r->cpu, reached, r->interruptions, sent);
 		if (!r->by_cause.n)
 			fprintf(f, "  -\n");
 		for (j = 0; j < r->by_cause.n; j++)
 			fprintf(f, "%s%7ld %s%s\n", j ? "                                    " : "  ",
 				r->by_cause.v[j].count, r->by_cause.v[j].name,
-				counter_get(&r->charged_by_cause, r->by_cause.v[j].name) ? " (charged)" : "");
+				counter_get(&r->origin_drain_by_cause, r->by_cause.v[j].name) ? " (sent by the drain)" : "");
 	}
-	fprintf(f, "total: %ld interruptions, %ld charged to the drain\n", a->total, a->charged_total);
+	fprintf(f, "total: %ld interruptions", a->total);
+	if (a->origin_probes)
+		fprintf(f, ", %ld sent by the drain", a->drain_total);
+	fprintf(f, "\n");
 }
 
 /*
@@ -415,7 +398,6 @@ static void sort_counters(struct analysis *a)
 		counter_sort(&a->res[i].by_cause);
 		counter_sort(&a->res[i].all_causes);
 		counter_sort(&a->res[i].events);
-		counter_sort(&a->res[i].charged_by_cause);
 	}
 	counter_sort(&a->proof);
 }
@@ -424,14 +406,14 @@ static void sort_counters(struct analysis *a)
 static void write_json_file(const char *json, struct analysis *a)
 {
 	if (!strcmp(json, "-")) {
-		write_json(stdout, a, a->drain_causes);
+		write_json(stdout, a);
 	} else if (!regular_or_new(json)) {
 		/* a device or a pipe (/dev/null): written in place, never replaced */
 		FILE *f = fopen(json, "w");
 
 		if (!f)
 			qc_die(2, "cannot write %s", json);
-		write_json(f, a, a->drain_causes);
+		write_json(f, a);
 		if (fclose(f))
 			qc_die(2, "cannot write %s", json);
 	} else {
@@ -443,7 +425,7 @@ static void write_json_file(const char *json, struct analysis *a)
 		f = fopen(tmp, "w");
 		if (!f)
 			qc_die(2, "cannot write %s", tmp);
-		write_json(f, a, a->drain_causes);
+		write_json(f, a);
 		if (fclose(f) || rename(tmp, json))
 			qc_die(2, "cannot write %s", json);
 		free(tmp);
@@ -584,10 +566,8 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "task", required_argument, NULL, 't' },
-		{ "drain-causes", required_argument, NULL, 'd' },
 		{ "drain-functions", required_argument, NULL, 'f' },
 		{ "path-functions", required_argument, NULL, 'p' },
-		{ "calls-from", required_argument, NULL, 'C' },
 		{ "hammer-calls", required_argument, NULL, 'H' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "windows", required_argument, NULL, 'W' },
@@ -605,10 +585,9 @@ int main(int argc, char **argv)
 	};
 	struct analysis a = { .hammer_calls = -1 };
 	struct expect *exp = NULL;
-	const char *json = NULL, *cpus = NULL, *causes_file = NULL, *explain = NULL, *windows = NULL;
+	const char *json = NULL, *cpus = NULL, *explain = NULL, *windows = NULL;
 	const char *stack_list = NULL, *profile = NULL, *entry_counts = NULL, *rcu_forcing = NULL;
 	char *explain_tmp = NULL, beside[4096];
-	struct causes dc = { 0 };
 	struct stack_rules sr;
 	char junk;
 	int nexp = 0, quiet = 0, opt, i, j, bad = 0;
@@ -627,7 +606,7 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	heap_in_huge_pages();
-	while ((opt = getopt_long(argc, argv, "c:t:d:f:p:C:H:w:W:j:x:e:S:K:E:R:qNh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:t:f:p:H:w:W:j:x:e:S:K:E:R:qNh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpus = optarg;
@@ -635,17 +614,11 @@ int main(int argc, char **argv)
 		case 't':
 			a.task = optarg[0] ? optarg : NULL;
 			break;
-		case 'd':
-			causes_file = optarg;
-			break;
 		case 'f':
 			a.drain_functions = split_functions(optarg);
 			break;
 		case 'p':
 			a.path_functions = split_functions(optarg);
-			break;
-		case 'C':
-			a.calls_from = optarg;
 			break;
 		case 'H':
 			if (sscanf(optarg, "%ld@%d%c", &a.hammer_calls, &a.hammer_cpu, &junk) != 2 ||
@@ -732,16 +705,10 @@ int main(int argc, char **argv)
 		qc_die(2, "--rcu-forcing times the plugin's counts: give --entry-counts too");
 	if (entry_counts && hwtime_load(&a.hw, entry_counts, rcu_forcing, err, sizeof(err)))
 		qc_die(2, "%s", err);
-	if (causes_file) {
-		if (causes_load(&dc, causes_file, err, sizeof(err)))
-			qc_die(2, "%s", err);
-		a.drain_causes = &dc;
-	}
 	if (windows) {
-		if (a.window_given || json || a.path_functions || explain || nexp || a.calls_from)
-			qc_die(2, "--windows gives each window its --window, --path-functions and --json: no other of these, --explain, --expect or --calls-from");
+		if (a.window_given || json || a.path_functions || explain || nexp)
+			qc_die(2, "--windows gives each window its --window, --path-functions and --json: no other of these, --explain or --expect");
 		count_windows(&a, windows);
-		causes_free(&dc);
 		free(a.cpus);
 		return 0;
 	}
@@ -790,7 +757,6 @@ int main(int argc, char **argv)
 	}
 	free(exp);
 	analysis_free(&a);
-	causes_free(&dc);
 	hwtime_free(&a.hw);
 	free(a.cpus);
 	return bad;

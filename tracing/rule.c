@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rule: the counting rule's state per isolated CPU (interrupt records and
- * their nesting, foreign tasks' runs) and the charging of each
+ * their nesting, foreign tasks' runs) and the counting of each
  * interruption. The handlers of handlers.c drive it; tracing/README.md
  * states the rule.
  */
@@ -40,29 +40,18 @@ bool in_window(struct ctx *c, unsigned long long ts)
 	return ts >= c->a->start_ns && ts <= c->a->end_ns;
 }
 
-/* One interruption at @ts, counted if in the window and charged if due. */
+/*
+ * One interruption at @ts: its origin explained (explain.c), and counted
+ * if in the window.
+ */
 void count(struct ctx *c, struct cpu_state *s, unsigned long long ts,
 	   const char *cause, enum origin_start start, int pid)
 {
-	struct cpu_result *res = s->res;
-	const struct causes *dc = c->a->drain_causes;
-
 	explain(c, s, ts, cause, start, pid);
 	if (!in_window(c, ts))
 		return;
-	res->interruptions++;
-	counter_add(&res->by_cause, cause, 1);
-	if (dc && causes_match(dc, cause))
-		res->charged_named++;
-	else if (drains_in_flight(&c->drains, ts, res->cpu))
-		res->charged_in_flight++;
-	else if (start == START_TICK && s->tick_held_by_rcu &&
-		 drains_in_flight(&c->drains, ts, -1))
-		res->charged_rcu_tick++;
-	else
-		return;
-	res->charged++;
-	counter_add(&res->charged_by_cause, cause, 1);
+	s->res->interruptions++;
+	counter_add(&s->res->by_cause, cause, 1);
 }
 
 /* A cause seen: kept in all_causes, a candidate for the record's name. */
