@@ -213,16 +213,11 @@ def judge($policy):
     [$cpus | to_entries[] | .key as $c | .value.unknown_by_cause // {} | to_entries[]
      | select(.value > 0) | {cpu: $c, cause: .key, count: .value}];
 
-  # CPUs of $a whose entry lacks the counts the rule reads.
-  def lacking($a): [$isolated[] | select(entry($a; .) | obj
-    | (.interruptions | num | not)
-      or (has("exposure") | not) or (.by_cause | type != "object")
-      or (.origins | obj | (.drain | num | not) or (.drain_handoff | num | not) or (.classes.unknown | num | not)
-          or (.rcu_qs_by_grace_period | obj | (.drain_requested | num | not) or (.drain_waited | num | not))
-          or (.drain_by_cause | type != "object")
-          # each interruption without a sender is named by its cause
-          or (.unknown_by_cause | type != "object")
-          or ((.unknown_by_cause | [.[]] | add // 0) != .classes.unknown)))];
+  # The isolated CPUs $a has no entry for, or none with its origins: an
+  # analysis of other CPUs, or a partial one. (What each entry holds is
+  # its schema's to check, docs/schemas/analysis.json, before the judge
+  # reads it.)
+  def lacking($a): [$isolated[] | select(entry($a; .) | type != "object" or (.origins | type) != "object")];
   def causes_text: if (. // []) == [] then "none" else join(" ") end;
   # Why an analysis cannot be judged (null: it can). $name: its file;
   # $functions: the drain's functions it must have been charged by.
@@ -236,9 +231,7 @@ def judge($policy):
     lacking($a) as $l
     | if no_origins($a; $name) != null then no_origins($a; $name)
       elif $l != [] then
-        "\($dir)/\($name) has no per-CPU entry with interruptions, exposure, the drain's counts and its interruptions without a sender named by cause for isolated CPU \($l | cpulist) (an old-format or partial analysis): re-run \($reanalyze)"
-      elif ($a.drains | type) != "object" then
-        "\($dir)/\($name) has no drain-call counts (.drains: an old-format analysis): re-run \($reanalyze)"
+        "\($dir)/\($name) has no per-CPU entry with its origins for isolated CPU \($l | cpulist) (an analysis of other CPUs, or a partial one): re-run \($reanalyze)"
       elif wrong_functions($a; $name; $functions) != null then wrong_functions($a; $name; $functions)
       else null end;
   def dead_cpus($a): [$isolated[] | select(entry($a; .).liveness as $v
@@ -294,7 +287,7 @@ def judge($policy):
         elif $stc != null and wrong_functions($stc; "selftest-charged.json"; [$planter]) != null then
           wrong_functions($stc; "selftest-charged.json"; [$planter])
         elif $stc != null and lacking($stc) != [] then
-          "\($dir)/selftest-charged.json has no per-CPU charged count for isolated CPU \(lacking($stc) | cpulist): re-run \($reanalyze)"
+          "\($dir)/selftest-charged.json has no per-CPU entry with its origins for isolated CPU \(lacking($stc) | cpulist): re-run \($reanalyze)"
         elif $vcheck != null and ($vcheck.exact | not) then
           "\($dir)/selftest-charged.json: with the planter as the drain the verdict rule gave \($vcheck.verdict), charging \([$isolated[] | "CPU \(.) \($vcheck.cpus[.].charged) of \($vcheck.cpus[.].planted) planted"] | join(", ")); it must give FAIL with exactly the planted count on each CPU: see \($dir)/selftest-charged.txt"
         else null end;

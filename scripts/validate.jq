@@ -117,13 +117,15 @@ def validate($docs; $schema):
 				   elif ($more | type) == "object" then errors($more; p + [$k])
 				   else empty end),
 				# x-sums: total = the sum of the values of object "of" (of its
-				# members' "field" when one is named).
+				# members' "field" when one is named); total a member, or a
+				# path of members ["classes", "unknown"].
 				($s["x-sums"] | values[] as $r
+				 | ($r.total | if type == "array" then . else [.] end) as $tp
 				 | ($v[$r.of] // {} | [.[] | if $r.field then .[$r.field] else . end]) as $xs
-				 | select(all($xs[], $v[$r.total]; type == "number"))
+				 | select(all($xs[], ($v | getpath($tp)); type == "number"))
 				 | ($xs | add // 0) as $sum
-				 | $v[$r.total] | select(. != $sum)
-				 | is_not(p + [$r.total]; "but the sum of \(where(p + [$r.of]))\(if $r.field then "[]." + $r.field else "" end) is \($sum)")),
+				 | $v | getpath($tp) | select(. != $sum)
+				 | is_not(p + $tp; "but the sum of \(where(p + [$r.of]))\(if $r.field then "[]." + $r.field else "" end) is \($sum)")),
 				# x-not-above: part <= whole.
 				($s["x-not-above"] | values[] as $r
 				 | select(($v[$r.part] | type) == "number" and ($v[$r.whole] | type) == "number"

@@ -23,7 +23,7 @@ validate=$root/scripts/validate.sh
 check=$root/scripts/check-run.sh
 
 ktap_require jq make gcc pkg-config
-ktap_plan 40
+ktap_plan 41
 
 # bad DESCRIPTION PATTERN KIND FILE: the validator refuses FILE in one line.
 bad() { expect_one_error "$1" quietcore "$2" "$validate" "$3" "$4"; }
@@ -48,6 +48,8 @@ jq -n -r --slurpfile an "$fixture/wq/analysis.json" --slurpfile ham "$fixture/wq
 	 | file("dup.json") | sub("\"cpus\":\\{"; "\"cpus\":{\"2\":\($an.cpus["2"] | tojson),")),
 	($an | del(.cpus["3"].liveness) | file("noliveness.json")),
 	($an | .cpus["3"].origins.drain_by_cause["workqueue:drain_local_pages_wq"] = 400 | file("sum.json")),
+	# an interruption without a sender that its causes do not name
+	($an | .cpus["3"].origins |= (.classes.unknown = 2 | .unknown_by_cause = {"irq_vectors:reschedule": 1}) | file("unnamed.json")),
 	($st[0] | .counted = 31 | file("st.json")),
 	($oslat[0] | .thread |= map_values(.histogram = {"x": 1}) | file("oslat.json")),
 	# A self-test forged to 1 planted, 1 counted per CPU, both files agreeing.
@@ -72,6 +74,8 @@ bad "a CPU key given twice is refused (jq alone keeps the last copy)" 'cpus has 
 bad "a missing liveness is refused" 'cpus\["3"\].liveness is missing' analysis "$scratch/noliveness.json"
 bad "drain_by_cause that does not add up to the drain's count is refused" 'drain is 801, but the sum of .cpus\["3"\].origins.drain_by_cause is 800' \
 	analysis "$scratch/sum.json"
+bad "interruptions without a sender not all named by cause are refused (2, 1 named)" \
+	'classes.unknown is 2, but the sum of .cpus\["3"\].origins.unknown_by_cause is 1' analysis "$scratch/unnamed.json"
 bad "a self-test whose total is not the sum of its CPUs is refused" '.counted is 31, but the sum of .cpus\[\].counted is 30' \
 	selftest "$scratch/st.json"
 cat "$fixture/run.txt" > "$scratch/run.txt"

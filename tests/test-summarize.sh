@@ -90,7 +90,7 @@ refused() {
 }
 
 ktap_require jq gcc make gnuplot
-ktap_plan 65
+ktap_plan 64
 
 # --- the fixture as committed ---------------------------------------------
 run=$scratch/run
@@ -181,9 +181,6 @@ case_guest otherfunctions wq
 edit "$g/analysis.json" '.policy.drain_functions = ["drain_all_pages"]'
 case_guest planter spinlock
 edit "$g/selftest-charged.json" '.policy.drain_functions = ["drain_all_pages"]'
-# an interruption without a sender that its causes do not name
-case_guest unnamed spinlock
-edit "$g/analysis.json" '.cpus["3"].origins |= (.classes.unknown = 2 | .unknown_by_cause = {"irq_vectors:reschedule": 1})'
 # The refusals summarize makes itself, each run alone. All these runs,
 # the one above too, are made first (their edits in one jq), then each
 # judged.
@@ -230,8 +227,6 @@ guest_refused "an analysis charged with other drain functions than the policy's 
 	"analysis.json was charged with the drain's functions \[drain_all_pages\]"
 guest_refused "a verdict-level self-test not charged with the planter as the drain is refused" spinlock-planter \
 	"selftest-charged.json was charged with the drain's functions \[drain_all_pages\], not \[qc_plant_write\]"
-guest_refused "interruptions without a sender not all named by cause are refused (2, 1 named)" spinlock-unnamed \
-	"analysis.json has no per-CPU entry .*without a sender named by cause for isolated CPU 3 "
 refused "an old-format analysis.json (no exposure, no drain counts) is refused" \
 	"spinlock/analysis.json: .* is missing .*re-run scripts/analyze.sh" "$old_analysis"
 refused "an empty isolated: line is refused" "run.txt says 'isolated: ' but guest rcu isolated '1-3'" "$no_isolated"
