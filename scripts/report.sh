@@ -51,8 +51,10 @@ sections() { awk -v dir="$tmp" '/^@@ [^ ]+$/ { f = dir "/" $2; printf "" > f; ne
 # jq costs a start), split into $tmp/shape, the data files and $tmp/vars
 # (what the plots are told). The shape: a quietcore summary; variant
 # names that can become file names and gnuplot strings; judged by cause
-# (policy.rule "origins"), not by the retired rule by time, whose runs keep
-# the report they were committed with ("frozen"); and not from before the
+# (policy.rule "origins") on the current basis, not by the retired rule by
+# time nor before the evidence chain and hardware time gave each variant
+# its no_sender, probe_misses and hardware_time: such runs keep the report
+# they were committed with ("frozen", "older"); and not from before the
 # verdict policy, which has no rule to state and no exposure or charged
 # counts to name as evidence: refused rather than rendered without its
 # evidence. Slurped, so that a file of anything but one JSON
@@ -65,6 +67,8 @@ if qj -r -s 'include "plotdata";
 	then "not a summary"
 	elif .variants | keys | all(test("^[A-Za-z0-9_.-]+$")) | not then "bad name"
 	elif (.policy | type == "object") and (.policy.rule // "") != "origins" then "frozen"
+	elif (.policy | type == "object")
+		and any(.variants[]; has("no_sender") and has("probe_misses") and has("hardware_time") | not) then "older"
 	elif try ((.policy | type == "object")
 		and (.policy.min_exposure | type == "object") and (.policy.baseline | type == "string")
 		and all(.variants[]; (.verdict | type == "string")
@@ -81,11 +85,13 @@ shape=
 case $shape in
 ok) ;;
 "bad name") die "$sum has a variant name that is not [A-Za-z0-9_.-]: not a quietcore summary" ;;
-frozen)
-	# (judged by time: its committed report is what it said, and stays)
+frozen|older)
+	# (its committed report is what it said then, and stays)
+	if [ "$shape" = frozen ]; then basis="by the retired rule by time"
+	else basis="on an older basis (no no_sender, probe_misses or hardware_time per variant)"; fi
 	[ -f "$run/$QC_REPORT_MD" ] && [ -f "$run/$QC_REPORT_HTML" ] ||
-		die "$sum was judged by the retired rule by time and has no report to keep: re-judge it by cause ($reanalyze)"
-	info "$run was judged by the retired rule by time: its report.md and report.html are frozen as committed"
+		die "$sum was judged $basis and has no report to keep: re-judge it ($reanalyze)"
+	info "$run was judged $basis: its report.md and report.html are frozen as committed"
 	exit 0 ;;
 old) die "$sum is an old-format summary (no verdict policy, or no per-CPU exposure and charged counts): $reanalyze" ;;
 *) die "$sum is not a quietcore summary (needs .run.id and .variants)" ;;

@@ -20,7 +20,7 @@ cp -r "$root/tests/fixtures/run" "$run"
 rm -r "$run/report.md" "$run/report.html" "$run/plots"
 
 ktap_require jq gnuplot
-ktap_plan 43
+ktap_plan 44
 
 render_fixture() { "$report" "$run" >"$scratch/out" 2>"$scratch/err"; }
 ktap_check "report.sh renders the three-variant fixture" render_fixture
@@ -68,7 +68,8 @@ if "$root/scripts/summarize.sh" "$base" >/dev/null 2>&1; then summarized=yes; el
 # carry it. one: the subset, one variant (rcu), no allocator benchmark, no
 # drain samples, and a policy of its own (the rule is stated from
 # summary.json's policy, not from tracing/). old: an old-format summary;
-# noexp: one CPU without its exposure. legacy: a run judged by time (an
+# noexp: one CPU without its exposure. older: a run judged before each
+# variant had its hardware_time. legacy: a run judged by time (an
 # older policy).
 jq -nr 'input | "@@ rows", (.variants | to_entries[] | "- variant: \(.key); verdict: **\(.value.verdict)**; drain_all_pages() calls: \(.value.drain.calls); reached an isolated CPU: \(.value.drains.reached);"),
 	"@@ one.json", (.variants |= {rcu} | del(.alloc_bench) | del(.variants.rcu.plot.drain)
@@ -78,8 +79,9 @@ jq -nr 'input | "@@ rows", (.variants | to_entries[] | "- variant: \(.key); verd
 		| .variants.rcu.verdict = "SLOW" | .variants.rcu.verdict_cpus = ["2"] | tojson),
 	"@@ old.json", (del(.policy) | .variants[].cpus[] |= (del(.exposure, .charged, .workload) + {drain_interruptions: 0}) | tojson),
 	"@@ noexp.json", (.variants.rcu.cpus["2"] |= del(.exposure) | tojson),
-	(input | "@@ legacy.json", (.policy |= (del(.rule, .verdicts, .drain_functions) + {coincidence_margin: {factor: 3, plus: 10}})
-		| .variants.rcu.verdict = "INCONCLUSIVE" | tojson))' "$run/summary.json" "$base/summary.json" |
+	(input | ("@@ older.json", (del(.variants[].hardware_time) | tojson)),
+	 ("@@ legacy.json", (.policy |= (del(.rule, .verdicts, .drain_functions) + {coincidence_margin: {factor: 3, plus: 10}})
+		| .variants.rcu.verdict = "INCONCLUSIVE" | tojson)))' "$run/summary.json" "$base/summary.json" |
 	awk -v dir="$scratch" '/^@@ / { f = dir "/" $2; printf "" > f; next } { print > f }'
 
 # Self-contained: nothing the browser would fetch (namespace URLs and the
@@ -189,6 +191,15 @@ frozen() {
 		cmp -s "$legacy/report.md" "$scratch/base-report.md"
 }
 ktap_check "a run judged by the retired rule by time keeps its report, frozen" frozen
+# (and one judged before each variant had its hardware_time: older)
+cp "$scratch/older.json" "$legacy/summary.json"
+older() {
+	"$report" "$legacy" > "$scratch/older.out" 2>&1 &&
+		grep -q 'judged on an older basis (no no_sender, probe_misses or hardware_time per variant): its report.md and report.html are frozen' "$scratch/older.out" &&
+		cmp -s "$legacy/report.md" "$scratch/base-report.md"
+}
+ktap_check "... and so does a run judged on an older basis" older
+cp "$scratch/legacy.json" "$legacy/summary.json"
 rm "$legacy/report.md"
 expect_one_error "... and one without a report of its own is refused, not rendered by time" quietcore \
 	"judged by the retired rule by time and has no report to keep" "$report" "$legacy"

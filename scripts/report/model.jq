@@ -35,11 +35,6 @@ def reached: if .exposure == null then "exposure not measured (no probes)"
 def primed: cpus_of as $c | [.cpus[$c[]].pcp_primed_pages | dash] | join("/");
 def verdict_cpus: .verdict_cpus // [];
 
-# A variant's interruptions without a sender, [{cpu, cause, count}]: its
-# summary's no_sender, or, in a summary from before it, the same from its
-# CPUs' unknown_by_cause.
-def no_sender: .no_sender // [.cpus // {} | to_entries[] | .key as $c
-	| .value.unknown_by_cause // {} | to_entries[] | {cpu: $c, cause: .key, count: .value}];
 
 # --- the verdict in one sentence, by cause; the evidence it rests on ----
 # follows it as a list (evidence_items).
@@ -100,7 +95,7 @@ def headline($root):
 	elif .verdict == "INCONCLUSIVE" then
 		("\(plural(.unknown_total; "interruption"; "interruptions")) of CPU " +
 			"\(verdict_cpus | cpulist) came with no sender in the trace " +
-			"(\([no_sender | .[] | "CPU \(.cpu) \(.cause | code) \(.count)"] | join(", "))), " +
+			"(\([.no_sender[] | "CPU \(.cpu) \(.cause | code) \(.count)"] | join(", "))), " +
 			"so the drain cannot be ruled out")
 	elif .verdict == "UNEXPOSED" then
 		("no interruption charged, but too few drains reached CPU " +
