@@ -46,13 +46,6 @@ make -s -C "$QC_ROOT/tracing" >/dev/null 2>"$dir/analyzer-build.log" ||
 	die "the trace analyzer does not build: see $dir/analyzer-build.log (missing libtracecmd-dev? run 'sudo make setup')"
 rm -f "$dir/analyzer-build.log"
 qa=$QC_ROOT/tracing/qc-analyze
-# The measured tasks' comms, as the run's scenario declares them (its
-# "# qc-scenario:" line, tasks=): what runs on the isolated CPUs by design.
-qc_kv_read "$dir/../$QC_RUN_TXT" scenario
-[ -n "$QC_KV" ] || die "$dir/../$QC_RUN_TXT names no scenario, so the measured tasks are unknown: analyze a guest directory inside its run directory"
-qc_check_scenario "$QC_KV"
-tasks=$(qc_scenario_tasks "$QC_KV") || exit 1
-[ -n "$tasks" ] || die "scenario '$QC_KV' traces no window (no tasks= on its '# qc-scenario:' line), so $dir has nothing to analyze"
 functions=$(qc_drain_functions) || exit 1
 
 # profile_of WINDOW: the --kprobe-profile argument for that window's
@@ -86,6 +79,18 @@ analyze_trace() {
 trace=$(qc_window_file trace "" dat)
 quiet=$(qc_window_file trace "$QC_WINDOW_QUIET" dat)
 selftest=$(qc_window_file trace "$QC_WINDOW_SELFTEST" dat)
+# The measured tasks' comms, as the run's scenario declares them (its
+# "# qc-scenario:" line, tasks=): what runs on the isolated CPUs by design.
+# Needed only where there is a trace: a scenario that traces nothing
+# (oslat, bench) leaves nothing to analyze.
+tasks=
+if [ -f "$dir/$trace" ] || [ -f "$dir/$quiet" ] || [ -f "$dir/$selftest" ]; then
+	qc_kv_read "$dir/../$QC_RUN_TXT" scenario
+	[ -n "$QC_KV" ] || die "$dir/../$QC_RUN_TXT names no scenario, so the measured tasks are unknown: analyze a guest directory inside its run directory"
+	qc_check_scenario "$QC_KV"
+	tasks=$(qc_scenario_tasks "$QC_KV") || exit 1
+	[ -n "$tasks" ] || die "$dir has a trace, but its scenario '$QC_KV' declares no measured tasks (tasks= on its '# qc-scenario:' line)"
+fi
 # The hammer's own count of its calls (hammer.json), which the window's
 # calls by its thread must match: the kernel counts too, so a dropped
 # drain_all probe hit refuses the trace instead of passing as one call fewer.
