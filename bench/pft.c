@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +37,7 @@
 
 struct worker {
 	pthread_t tid;
+	pid_t pid;		/* --processes: the worker's process */
 	int cpu;		/* -1: not pinned */
 	uint64_t start_ns;
 	uint64_t end_ns;
@@ -46,7 +48,50 @@ static size_t region_bytes;
 static size_t page_size;
 static unsigned int rounds = 4;
 static int allow_thp;
-static pthread_barrier_t start_barrier;
+/* In shared memory: with --processes the workers are other processes. */
+static pthread_barrier_t *start_barrier;
+
+/*
+ * --sync-rounds: the workers wait for each other before each round after
+ * the first, spinning in user mode (a futex would add kernel work to the
+ * count).  gen counts the rounds begun; abort releases everyone when a
+ * worker fails.
+ */
+struct round_barrier {
+	unsigned int arrived;
+	unsigned int gen;
+	int abort;
+};
+static struct round_barrier *round_barrier;
+static unsigned long nworkers;
+static int sync_rounds;
+
+static void round_sync(void)
+{
+	struct round_barrier *b = round_barrier;
+	unsigned int gen;
+
+	if (!sync_rounds || nworkers < 2)
+		return;
+	gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+	if (__atomic_add_fetch(&b->arrived, 1, __ATOMIC_ACQ_REL) == nworkers) {
+		__atomic_store_n(&b->arrived, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
+		return;
+	}
+	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen &&
+	       !__atomic_load_n(&b->abort, __ATOMIC_RELAXED))
+#ifdef __x86_64__
+		asm volatile("pause" ::: "memory");
+#else
+		;
+#endif
+}
+
+static void round_abort(void)
+{
+	__atomic_store_n(&round_barrier->abort, 1, __ATOMIC_RELAXED);
+}
 
 static uint64_t now_ns(void)
 {
@@ -89,18 +134,24 @@ static void *worker_fn(void *arg)
 		w->err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
 	/* Everyone (main included) waits here so the faults overlap. */
-	pthread_barrier_wait(&start_barrier);
-	if (w->err)
+	pthread_barrier_wait(start_barrier);
+	if (w->err) {
+		round_abort();
 		return NULL;
+	}
 
 	w->start_ns = now_ns();
 	count_open();
 	for (r = 0; r < rounds; r++) {
-		char *p = mmap(NULL, region_bytes, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *p;
 
+		if (r)
+			round_sync();
+		p = mmap(NULL, region_bytes, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) {
 			w->err = errno;
+			round_abort();
 			break;
 		}
 		/*
@@ -146,6 +197,10 @@ static void usage(FILE *f)
 "  -m, --mib=N          MiB mapped and touched per thread per round (32)\n"
 "  -r, --rounds=N       map/touch/unmap rounds per run (4)\n"
 "  -n, --runs=N         independent runs, one JSON line each (1)\n"
+"  -P, --processes      each worker a process of its own (its own mm), not\n"
+"                       a thread: no worker waits on another's mmap_lock\n"
+"  -S, --sync-rounds    the workers start each round together (they wait\n"
+"                       for each other spinning in user mode, no syscall)\n"
 "      --thp            allow transparent huge pages (default: madvise\n"
 "                       MADV_NOHUGEPAGE so every fault is an order-0 page);\n"
 "                       faults then counts pages touched, minflt real faults\n"
@@ -166,6 +221,8 @@ int main(int argc, char **argv)
 		{ "rounds",   required_argument, NULL, 'r' },
 		{ "runs",     required_argument, NULL, 'n' },
 		{ "thp",      no_argument,       NULL, 'H' },
+		{ "processes", no_argument,      NULL, 'P' },
+		{ "sync-rounds", no_argument,    NULL, 'S' },
 		{ "help",     no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -173,10 +230,12 @@ int main(int argc, char **argv)
 	const char *cpu_list = NULL;
 	unsigned long threads = 0, mib = 32, runs = 1, run, i;
 	struct worker *w;
-	int ncpus, c;
+	int ncpus, c, processes = 0;
+	size_t shared_bytes;
+	pthread_barrierattr_t battr;
 
 	qc_prog = "pft";
-	while ((c = getopt_long(argc, argv, "a:t:m:r:n:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:t:m:r:n:PSh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': cpu_list = optarg; break;
 		case 't': threads = parse_num("--threads", optarg, 4096); break;
@@ -184,6 +243,8 @@ int main(int argc, char **argv)
 		case 'r': rounds = parse_num("--rounds", optarg, 1 << 20); break;
 		case 'n': runs = parse_num("--runs", optarg, 1 << 20); break;
 		case 'H': allow_thp = 1; break;
+		case 'P': processes = 1; break;
+		case 'S': sync_rounds = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: qc_die(2, "bad option (see --help)");
 		}
@@ -218,31 +279,67 @@ int main(int argc, char **argv)
 
 	page_size = sysconf(_SC_PAGESIZE);
 	region_bytes = mib << 20;
-	w = calloc(threads, sizeof(*w));
-	if (!w)
+	/*
+	 * The workers' records and the barrier in memory shared with forked
+	 * workers (--processes); threads use it as plain memory.
+	 */
+	shared_bytes = threads * sizeof(*w) + sizeof(*start_barrier) + sizeof(*round_barrier);
+	w = mmap(NULL, shared_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (w == MAP_FAILED)
 		qc_die(1, "out of memory");
+	start_barrier = (pthread_barrier_t *)(w + threads);
+	round_barrier = (struct round_barrier *)(start_barrier + 1);
+	nworkers = threads;
+	if (pthread_barrierattr_init(&battr) ||
+	    pthread_barrierattr_setpshared(&battr, processes ? PTHREAD_PROCESS_SHARED : PTHREAD_PROCESS_PRIVATE))
+		qc_die(1, "pthread_barrierattr failed");
 
 	for (run = 0; run < runs; run++) {
 		uint64_t first = UINT64_MAX, last = 0, faults, per_thread;
 		double ns_per_fault = 0, elapsed;
 		struct rusage ru0, ru1;
 
-		if (pthread_barrier_init(&start_barrier, NULL, threads + 1))
+		memset(round_barrier, 0, sizeof(*round_barrier));
+		if (pthread_barrier_init(start_barrier, &battr, threads + 1))
 			qc_die(1, "pthread_barrier_init failed");
+		fflush(stdout);	/* nothing buffered for a forked worker to copy */
 		for (i = 0; i < threads; i++) {
 			memset(&w[i], 0, sizeof(w[i]));
 			w[i].cpu = cpus[i % ncpus];
+			if (processes) {
+				/* (not fork()'s answer into w[i]: the child shares it) */
+				pid_t pid = fork();
+
+				if (pid < 0)
+					qc_die(1, "fork: %s", strerror(errno));
+				if (!pid) {
+					worker_fn(&w[i]);
+					_exit(0);
+				}
+				w[i].pid = pid;
+				continue;
+			}
 			errno = pthread_create(&w[i].tid, NULL, worker_fn, &w[i]);
 			if (errno)
 				qc_die(1, "pthread_create: %s", strerror(errno));
 		}
-		/* Count only the run's own faults, not thread stacks. */
-		getrusage(RUSAGE_SELF, &ru0);
-		pthread_barrier_wait(&start_barrier);
-		for (i = 0; i < threads; i++)
-			pthread_join(w[i].tid, NULL);
-		getrusage(RUSAGE_SELF, &ru1);
-		pthread_barrier_destroy(&start_barrier);
+		/*
+		 * Count only the run's own faults, not thread stacks. Forked
+		 * workers' faults count once they are reaped (RUSAGE_CHILDREN):
+		 * a few more than the run's, their copy-on-write stack pages.
+		 */
+		getrusage(processes ? RUSAGE_CHILDREN : RUSAGE_SELF, &ru0);
+		pthread_barrier_wait(start_barrier);
+		for (i = 0; i < threads; i++) {
+			int st;
+
+			if (!processes)
+				pthread_join(w[i].tid, NULL);
+			else if (waitpid(w[i].pid, &st, 0) != w[i].pid || !WIFEXITED(st) || WEXITSTATUS(st))
+				qc_die(1, "the worker process on CPU %d did not exit cleanly", w[i].cpu);
+		}
+		getrusage(processes ? RUSAGE_CHILDREN : RUSAGE_SELF, &ru1);
+		pthread_barrier_destroy(start_barrier);
 
 		per_thread = (uint64_t)rounds * (region_bytes / page_size);
 		for (i = 0; i < threads; i++) {
@@ -264,10 +361,12 @@ int main(int argc, char **argv)
 		for (i = 0; i < threads; i++)
 			printf("%s%d", i ? "," : "", w[i].cpu);
 		printf("],\"mib_per_thread\":%lu,\"rounds\":%u,\"page_size\":%zu,"
-		       "\"thp\":%s,\"faults\":%llu,\"minflt\":%ld,"
+		       "\"processes\":%s,\"sync_rounds\":%s,\"thp\":%s,\"faults\":%llu,\"minflt\":%ld,"
 		       "\"elapsed_ns\":%llu,\"faults_per_sec\":%.1f,"
 		       "\"ns_per_fault\":%.1f}\n",
-		       mib, rounds, page_size, allow_thp ? "true" : "false",
+		       mib, rounds, page_size, processes ? "true" : "false",
+		       sync_rounds ? "true" : "false",
+		       allow_thp ? "true" : "false",
 		       (unsigned long long)faults,
 		       ru1.ru_minflt - ru0.ru_minflt,
 		       (unsigned long long)(last - first),
@@ -275,6 +374,6 @@ int main(int argc, char **argv)
 		       ns_per_fault);
 		fflush(stdout);
 	}
-	free(w);
+	munmap(w, shared_bytes);
 	return 0;
 }

@@ -13,7 +13,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 ktap_require gcc make jq
-ktap_plan 19
+ktap_plan 21
 
 # field KEY JSON: a top-level scalar of welch --json / pft output, a line
 # each line that has one, its last "KEY": value (up to "," or "}"), as
@@ -180,6 +180,14 @@ ktap_check "pft: --runs 3 prints three JSON lines" \
 out=$("$pft" -a 0 -t 2 -m 1 -r 1)
 ktap_check "pft: -a 0 -t 2 pins both threads to CPU 0" \
 	test "$(printf '%s\n' "$out" | sed -n 's/.*"cpus":\[\([^]]*\)\].*/\1/p')" = 0,0
+# Workers as processes (an mm each) that start each round together: the
+# same faults, counted by the kernel for the reaped children.
+out=$("$pft" -P -S -t 2 -m 1 -r 3 2>&1)
+ktap_diag "$out"
+ktap_check "pft: --processes --sync-rounds: faults = threads * pages * rounds, said in the line" \
+	test "$(field faults "$out") $(field processes "$out") $(field sync_rounds "$out")" = "$((2 * pages * 3)) true true"
+ktap_check "pft: --processes: the kernel counted at least that many minor faults in the workers" \
+	test "$(field minflt "$out")" -ge $((2 * pages * 3))
 refused "pft: a zero thread count is refused" "--threads '0' is not a whole number" "$pft" -t 0
 
 ktap_finish
