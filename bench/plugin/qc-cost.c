@@ -65,6 +65,19 @@
  * marker until then); "switches" counts the switches the window saw.  A
  * window in which not every entry of __switch_to_asm showed both accesses
  * is refused: this kernel's switch is not the one the plugin knows.
+ * Interrupts: "opener_task" also has "irq":{insns,loads,stores} and
+ * "irq_functions":{...}, what the opener's task ran inside interrupts, whose
+ * number follows the wall clock (which TCG stretches with the host's load),
+ * not the guest's work.  Each vCPU keeps a stack of what the running task
+ * is inside: an interrupt from the first instruction of its entry stub
+ * (asm_sysvec_*, asm_common_interrupt, asm_spurious_interrupt), an
+ * exception from asm_exc_*'s (not asm_exc_nmi's, whose iretq is its own),
+ * each popped by the iretq at native_irq_return_iret they all return by.
+ * An instruction counts in "irq" when any level is an interrupt (a page
+ * fault inside the tick is the tick's).  A user instruction empties the
+ * stack (an iretq with nothing entered is a syscall's return: ignored); at
+ * a context switch the opener's stack is kept for its return and another
+ * task starts with none (a fault that sleeps, a tick that preempts).
  * Errors: one "quietcore: error: qc-cost: ..." line on stderr and QEMU
  * exits non-zero: bad arguments or System.map (at load), a marker out of
  * order, or no window ever closed (at exit) -- never an empty or zero
@@ -101,7 +114,7 @@ struct vcpu {
 	uint64_t entries[MAX_ENTRIES];	/* entries of each entry= function */
 	unsigned long window;	/* windows opened so far */
 	uint64_t count[2][NCOUNT];	/* [USER|KERNEL][INSNS|LOADS|STORES] */
-	uint64_t *fn;		/* per function: NCOUNT counters, then the opener's NCOUNT */
+	uint64_t *fn;		/* per function: NCOUNT counters, the opener's NCOUNT, the opener's in interrupts */
 	/* The opener's task (see the top comment). */
 	uint64_t opener;	/* &thread.sp of the opener, 0 until its first switch out */
 	int in_opener;		/* the opener's task is running */
@@ -109,6 +122,15 @@ struct vcpu {
 	uint64_t task_entries[MAX_ENTRIES];
 	uint64_t switch_entries;	/* entries of __switch_to_asm */
 	uint64_t switches_out, switches_in;	/* its two stack-pointer accesses */
+	/*
+	 * The exceptions and interrupts the running task is inside (see
+	 * "Interrupts" at the top): bit i of ctx_kinds set when level i (of
+	 * ctx_depth) is an interrupt; saved_*: the opener's, while another
+	 * task runs.
+	 */
+	uint64_t ctx_kinds, saved_kinds;
+	unsigned int ctx_depth, saved_depth;
+	uint64_t irq_count[NCOUNT];	/* the opener's kernel counts inside interrupts */
 } __attribute__((aligned(64)));	/* one vCPU per cache line: no false sharing */
 
 static qemu_plugin_id_t self;
@@ -124,6 +146,10 @@ static long entry_sym[MAX_ENTRIES];
 static unsigned int nentries;
 /* __switch_to_asm's System.map index, or -1: no opener_task in the output. */
 static long switch_sym = -1;
+/* Per System.map symbol: what its first instruction is (CTX_*), or 0. */
+enum { CTX_IRQ = 1, CTX_EXC, CTX_IRET };
+static unsigned char *ctx_kind;
+enum { FN_SETS = 3 };	/* per function: the window's, the opener's, the opener's in interrupts */
 
 /* 0: only markers instrumented; 1: flush requested; 2: all instrumented. */
 static atomic_int instrumented;
@@ -153,6 +179,12 @@ static struct vcpu *vcpu_of(unsigned int index)
 	return index < nvcpus ? &vcpus[index] : NULL;
 }
 
+/* Inside an interrupt: any level of the stack is one. */
+static int in_irq(const struct vcpu *c)
+{
+	return c->ctx_depth && (c->ctx_kinds & ((c->ctx_depth >= 64 ? 0 : 1ull << c->ctx_depth) - 1));
+}
+
 static void on_insn(unsigned int index, void *udata)
 {
 	struct vcpu *c = vcpu_of(index);
@@ -162,13 +194,20 @@ static void on_insn(unsigned int index, void *udata)
 		return;
 	if (!k) {
 		c->count[USER][INSNS]++;
+		/* user mode: inside no exception or interrupt */
+		c->ctx_depth = 0;
+		c->ctx_kinds = 0;
 		return;
 	}
 	c->count[KERNEL][INSNS]++;
-	c->fn[(k - 1) * 2 * NCOUNT + INSNS]++;
+	c->fn[(k - 1) * FN_SETS * NCOUNT + INSNS]++;
 	if (c->in_opener) {
 		c->task_count[INSNS]++;
-		c->fn[(k - 1) * 2 * NCOUNT + NCOUNT + INSNS]++;
+		c->fn[(k - 1) * FN_SETS * NCOUNT + NCOUNT + INSNS]++;
+		if (in_irq(c)) {
+			c->irq_count[INSNS]++;
+			c->fn[(k - 1) * FN_SETS * NCOUNT + 2 * NCOUNT + INSNS]++;
+		}
 	}
 }
 
@@ -187,11 +226,39 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info,
 		return;
 	}
 	c->count[KERNEL][what]++;
-	c->fn[(k - 1) * 2 * NCOUNT + what]++;
+	c->fn[(k - 1) * FN_SETS * NCOUNT + what]++;
 	if (c->in_opener) {
 		c->task_count[what]++;
-		c->fn[(k - 1) * 2 * NCOUNT + NCOUNT + what]++;
+		c->fn[(k - 1) * FN_SETS * NCOUNT + NCOUNT + what]++;
+		if (in_irq(c)) {
+			c->irq_count[what]++;
+			c->fn[(k - 1) * FN_SETS * NCOUNT + 2 * NCOUNT + what]++;
+		}
 	}
+}
+
+/*
+ * An exception's or interrupt's entry (udata: CTX_EXC or CTX_IRQ) or its
+ * return (CTX_IRET, the iretq at native_irq_return_iret). A return with
+ * nothing entered is a syscall's that could not use sysret: ignored.
+ */
+static void on_ctx(unsigned int index, void *udata)
+{
+	struct vcpu *c = vcpu_of(index);
+
+	if (!c || !c->open)
+		return;
+	if ((uintptr_t)udata == CTX_IRET) {
+		if (c->ctx_depth) {
+			c->ctx_depth--;
+			c->ctx_kinds &= ~(1ull << (c->ctx_depth < 64 ? c->ctx_depth : 63));
+		}
+		return;
+	}
+	if (c->ctx_depth < 64 && (uintptr_t)udata == CTX_IRQ)
+		c->ctx_kinds |= 1ull << c->ctx_depth;
+	if (c->ctx_depth < 64)
+		c->ctx_depth++;
 }
 
 /* __switch_to_asm entered: a context switch begins on this vCPU. */
@@ -225,9 +292,17 @@ static void on_switch(unsigned int index, qemu_plugin_meminfo_t info,
 		c->switches_out++;
 		if (!c->opener)
 			c->opener = vaddr;
+		if (vaddr == c->opener) {
+			/* what it is inside, for its switch back in */
+			c->saved_kinds = c->ctx_kinds;
+			c->saved_depth = c->ctx_depth;
+		}
 	} else {
 		c->switches_in++;
 		c->in_opener = vaddr == c->opener;
+		/* another task's levels are not known: none */
+		c->ctx_kinds = c->in_opener ? c->saved_kinds : 0;
+		c->ctx_depth = c->in_opener ? c->saved_depth : 0;
 	}
 }
 
@@ -256,8 +331,12 @@ static void on_open(unsigned int index, void *udata)
 	memset(c->count, 0, sizeof(c->count));
 	memset(c->entries, 0, sizeof(c->entries));
 	c->by_module = udata != NULL;
-	memset(c->fn, 0, nfn * 2 * NCOUNT * sizeof(*c->fn));
+	memset(c->fn, 0, nfn * FN_SETS * NCOUNT * sizeof(*c->fn));
 	memset(c->task_count, 0, sizeof(c->task_count));
+	memset(c->irq_count, 0, sizeof(c->irq_count));
+	/* the open marker is a user instruction: inside nothing */
+	c->ctx_kinds = c->saved_kinds = 0;
+	c->ctx_depth = c->saved_depth = 0;
 	memset(c->task_entries, 0, sizeof(c->task_entries));
 	c->opener = 0;
 	c->in_opener = 1;
@@ -299,15 +378,15 @@ static void put_entries(const uint64_t *n)
 	fputc('}', out);
 }
 
-/* "functions":{name:[insns,loads,stores],...}: counter set SET of each. */
-static void put_functions(const struct vcpu *c, int set)
+/* ",KEY":{name:[insns,loads,stores],...}: counter set SET of each. */
+static void put_functions(const struct vcpu *c, int set, const char *key)
 {
 	const char *sep = "";
 	size_t i;
 
-	fputs(",\"functions\":{", out);
+	fprintf(out, ",\"%s\":{", key);
 	for (i = 0; i < nfn; i++) {
-		const uint64_t *n = &c->fn[i * 2 * NCOUNT + set * NCOUNT];
+		const uint64_t *n = &c->fn[i * FN_SETS * NCOUNT + set * NCOUNT];
 
 		if (!n[INSNS] && !n[LOADS] && !n[STORES])
 			continue;
@@ -346,14 +425,17 @@ static void on_close(unsigned int index, void *udata)
 	put_counts(c->count[USER]);
 	if (nentries)
 		put_entries(c->entries);
-	put_functions(c, 0);
+	put_functions(c, 0, "functions");
 	if (switch_sym >= 0) {
 		fputs(",\"opener_task\":{\"kernel\":", out);
 		put_counts(c->task_count);
 		fprintf(out, ",\"switches\":%llu", (unsigned long long)c->switches_in);
 		if (nentries)
 			put_entries(c->task_entries);
-		put_functions(c, 1);
+		put_functions(c, 1, "functions");
+		fputs(",\"irq\":", out);
+		put_counts(c->irq_count);
+		put_functions(c, 2, "irq_functions");
 		fputc('}', out);
 	}
 	fputs("}\n", out);
@@ -434,6 +516,21 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (!all)
 			continue;
 		k = (void *)insn_class(vaddr);
+		/* (before on_insn: an entry counts in its interrupt, an iretq too) */
+		if ((uintptr_t)k > 1 && (uintptr_t)k - 1 < ksyms.n && ctx_kind[(uintptr_t)k - 1] &&
+		    vaddr == ksyms.sym[(uintptr_t)k - 1].addr) {
+			unsigned char kind = ctx_kind[(uintptr_t)k - 1];
+
+			if (kind == CTX_IRET)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS, k);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_ctx, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)kind);
+			if (kind == CTX_IRET) {
+				qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+								 QEMU_PLUGIN_MEM_RW, k);
+				continue;
+			}
+		}
 		if (switch_sym >= 0 && (uintptr_t)k == 1 + (uintptr_t)switch_sym) {
 			if (vaddr == ksyms.sym[switch_sym].addr)
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_switch_enter,
@@ -537,6 +634,29 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	switch_sym = ksyms_lookup(&ksyms, "__switch_to_asm");
 	if (switch_sym >= 0)
 		switch_sym = ksyms_find(&ksyms, ksyms.sym[switch_sym].addr);
+	/*
+	 * Interrupts: the first instruction of every IDT entry stub of an
+	 * interrupt (asm_sysvec_*, asm_common_interrupt,
+	 * asm_spurious_interrupt) or exception (asm_exc_*, but the NMI's,
+	 * which returns by an iretq of its own), and the iretq every one of
+	 * them returns by.
+	 */
+	ctx_kind = calloc(ksyms.n ? ksyms.n : 1, 1);
+	if (!ctx_kind) {
+		plugin_fail("out of memory");
+		return -1;
+	}
+	for (i = 0; i < ksyms.n; i++) {
+		const char *nm = ksyms.sym[i].name;
+
+		if (!strncmp(nm, "asm_sysvec_", 11) || !strcmp(nm, "asm_common_interrupt") ||
+		    !strcmp(nm, "asm_spurious_interrupt"))
+			ctx_kind[i] = CTX_IRQ;
+		else if (!strncmp(nm, "asm_exc_", 8) && strcmp(nm, "asm_exc_nmi"))
+			ctx_kind[i] = CTX_EXC;
+		else if (!strcmp(nm, "native_irq_return_iret"))
+			ctx_kind[i] = CTX_IRET;
+	}
 	nvcpus = info->system.max_vcpus;
 	vcpus = aligned_alloc(64, nvcpus * sizeof(*vcpus));
 	if (!vcpus) {
@@ -545,7 +665,7 @@ QC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	memset(vcpus, 0, nvcpus * sizeof(*vcpus));
 	for (i = 0; i < nvcpus; i++) {
-		vcpus[i].fn = calloc(nfn * 2 * NCOUNT, sizeof(*vcpus[i].fn));
+		vcpus[i].fn = calloc(nfn * FN_SETS * NCOUNT, sizeof(*vcpus[i].fn));
 		if (!vcpus[i].fn) {
 			plugin_fail("out of memory");
 			return -1;
