@@ -8,13 +8,18 @@
 
 # qc_cost_plugin QEMU_VERSION: the plugin built for that QEMU's plugin API:
 # version 4 from QEMU 9 on, version 1 before (QEMU 7.2 refuses any other).
+# Built into QC_PLUGIN_CACHE when set, else the cache's plugin/: a
+# worktree whose plugin source differs sets it, so that its build does not
+# replace the one another checkout's guests load from the shared cache
+# (make rebuilds whenever a checkout's sources are newer than the .so).
 qc_cost_plugin() {
 	_so=qc-cost.so
 	case $1 in [0-8].*) _so=qc-cost-v1.so ;; esac
-	mkdir -p "$QC_CACHE/plugin"
-	make -s -f "$QC_ROOT/bench/plugin/Makefile" PLUGIN_OUT="$QC_CACHE/plugin" \
-		"$QC_CACHE/plugin/$_so" >&2 || die "bench/plugin/$_so does not build"
-	echo "$QC_CACHE/plugin/$_so"
+	_pd=${QC_PLUGIN_CACHE:-$QC_CACHE/plugin}
+	mkdir -p "$_pd"
+	make -s -f "$QC_ROOT/bench/plugin/Makefile" PLUGIN_OUT="$_pd" \
+		"$_pd/$_so" >&2 || die "bench/plugin/$_so does not build"
+	echo "$_pd/$_so"
 }
 # qc_entry_plugin QEMU_VERSION: qc-entry.so (plugin API version 4: QEMU 9
 # and later only).
