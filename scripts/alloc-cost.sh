@@ -27,6 +27,7 @@ metrics='{"kernel_insns": ".kernel.insns", "kernel_insns_nospin": ".kernel_insns
 	  "kernel_loads": ".kernel.loads", "kernel_stores": ".kernel.stores",
 	  "kernel_loads_nospin": ".kernel_loads_nospin", "kernel_stores_nospin": ".kernel_stores_nospin",
 	  "task_insns": ".task_insns", "task_insns_nospin": ".task_insns_nospin",
+	  "task_irq_insns": ".task_irq_insns", "task_insns_nospin_noirq": ".task_insns_nospin_noirq",
 	  "spin_insns": ".spin_insns", "user_insns": ".user_insns"}'
 
 # refuse WHAT: die naming WHAT and jq's first error line, without jq's
@@ -80,7 +81,8 @@ done
 mkdir -p "$tmp/s"
 jq -n -r --arg measured "$measured" --argjson metrics "$metrics" "$@" '$measured | split(" ")[] | select(. != "") as $v
 	| $ARGS.named["cost:" + $v][0][] as $r | $metrics | to_entries[]
-	| (.value | ltrimstr(".") | split(".")) as $p | "\($v).\($r.threads).\(.key) \($r | getpath($p))"' |
+	| (.value | ltrimstr(".") | split(".")) as $p | ($r | getpath($p)) as $x | select($x != null)
+	| "\($v).\($r.threads).\(.key) \($x)"' |
 	awk -v dir="$tmp/s" '{ print $2 > (dir "/" $1) }'
 # Welch's test of every figure of V against the baseline's, or null: a
 # line each, {"v": V, "t": THREADS, "m": METRIC, "w": welch --json}.
@@ -116,8 +118,10 @@ jq -n --arg measured "$measured" --slurpfile welch "$tmp/tests" --argjson metric
 			samples: ($r | map(del(.functions))),
 			threads: ($r | group_by(.threads) | map(. as $g | ($g[0].threads | tostring) as $t
 				| {key: $t, value: ($metrics | to_entries | map(.key as $m | .value as $p
-					| {key: $m, value: (([$g[] | getpath($p | ltrimstr(".") | split("."))] | stats)
-					    + {vs_baseline: $tests[$t][$m]})}) | from_entries)}) | from_entries),
+					| [$g[] | getpath($p | ltrimstr(".") | split("."))] as $x
+					# (a figure an older plugin does not give: no statistics)
+					| select($x | all(. != null))
+					| {key: $m, value: (($x | stats) + {vs_baseline: $tests[$t][$m]})}) | from_entries)}) | from_entries),
 			functions: ($r | group_by(.threads) | map(. as $g | length as $n
 				| {key: ($g[0].threads | tostring),
 				   value: (reduce ($g[] | .functions | to_entries[]) as $e ({}; .[$e.key] += $e.value / $n)

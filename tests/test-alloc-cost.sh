@@ -11,15 +11,16 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 ktap_require jq make gcc
-ktap_plan 24
+ktap_plan 26
 
 # win VCPU N COMPLETE KINSNS SPIN: one window line; SPIN instructions of it
 # in queued_spin_lock_slowpath (listed in spin-wait.list), the rest in
 # rmqueue_bulk; 10 loads and 20 stores in the kernel, 3 user instructions.
 # pft's own task (opener_task): 5 instructions fewer (what its CPU ran while
-# the thread was blocked), 1 of them spin-wait.
+# the thread was blocked), 1 of them spin-wait; 3 of its instructions inside
+# interrupts, 1 of them spin-wait.
 win() {
-	printf '{"vcpu":%s,"window":%s,"complete":%s,"kernel":{"insns":%s,"loads":10,"stores":20},"user":{"insns":3,"loads":0,"stores":0},"functions":{"rmqueue_bulk":[%s,10,20],"queued_spin_lock_slowpath":[%s,0,0]},"opener_task":{"kernel":{"insns":%s,"loads":10,"stores":20},"switches":2,"functions":{"rmqueue_bulk":[%s,10,20],"queued_spin_lock_slowpath":[%s,0,0]}}}\n' \
+	printf '{"vcpu":%s,"window":%s,"complete":%s,"kernel":{"insns":%s,"loads":10,"stores":20},"user":{"insns":3,"loads":0,"stores":0},"functions":{"rmqueue_bulk":[%s,10,20],"queued_spin_lock_slowpath":[%s,0,0]},"opener_task":{"kernel":{"insns":%s,"loads":10,"stores":20},"switches":2,"functions":{"rmqueue_bulk":[%s,10,20],"queued_spin_lock_slowpath":[%s,0,0]},"irq":{"insns":3,"loads":0,"stores":0},"irq_functions":{"rmqueue_bulk":[2,0,0],"queued_spin_lock_slowpath":[1,0,0]}}}\n' \
 		"$1" "$2" "$3" "$4" $(($4 - $5)) "$5" $(($4 - 5)) $(($4 - $5 - 4)) $(($5 > 0 ? $5 - 1 : 0))
 }
 # drain N ENTRIES KINSNS: drain window N on vCPU 0, opened by the module;
@@ -69,6 +70,8 @@ ktap_jq_vals "$scratch/cost.json" "" '
 	 v_per_fault: (.wq.samples[0] | [.kernel.insns, .kernel_insns_nospin, .spin_insns, .kernel.loads, .kernel.stores, .user_insns] | tojson),
 	 v_welch: ([.wq.threads["1"].kernel_insns_nospin | .mean, .sd, (.cv_pct * 1000 | round)] + [.rcu.threads["1"].kernel_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant] | tojson),
 	 v_task: (.wq.samples[0] | [.task_insns, .task_insns_nospin] | tojson),
+	 v_task_irq: ([(.wq.samples[0] | .task_irq_insns, .task_insns_nospin_noirq), (.wq.threads["1"].task_insns_nospin_noirq.mean * 10 | round),
+		(.rcu.threads["1"].task_insns_nospin_noirq.vs_baseline | (.diff_pct * 100 | round), .significant)] | tojson),
 	 v_task_welch: ([(.wq.threads["1"].task_insns_nospin.mean * 10 | round), (.rcu.threads["1"].task_insns_nospin.vs_baseline | (.diff_pct * 100 | round), .significant)] | tojson),
 	 v_drain_samples: ([.wq, .rcu | .drain.samples | map([.call, .cpus_reached, .kernel.insns, .kernel_insns_nospin, .wall_us])] | tojson),
 	 v_drain_stats: (.rcu.drain | [.calls, .reached_calls, .stats.kernel_insns.mean, .stats.cpus_reached.mean, .stats.wall_us.mean, .functions.free_pcppages_bulk] | tojson),
@@ -87,6 +90,10 @@ ktap_check "per fault in pft's own task, with and without spin-wait" \
 	test "$v_task" = '[100,99.6]'
 ktap_check "pft's own task: mean and rcu against wq by Welch" \
 	test "$v_task_welch" = '[1006,994,true]'
+# In interrupts 3 / 10 = 0.3 a fault; without them, (1000 - 4 - (3 - 1)) / 10
+# = 99.4; mean 100.4, rcu +9.96 %.
+ktap_check "pft's own task without interrupts: per fault, mean, rcu against wq" \
+	test "$v_task_irq" = '[0.3,99.4,1004,996,true]'
 ktap_check "drain: the calls that reached a CPU, their CPUs by the per-CPU rule (rcu per zone), instructions, wall time" \
 	test "$v_drain_samples" = '[[[1,3,500,400,10],[3,2,300,200,30]],[[1,3,500,400,10],[3,2,300,200,30]]]'
 ktap_check "drain: mean per call, CPUs reached, wall time, per-function instructions per call" \
@@ -122,6 +129,11 @@ win 3 1 true 50 0 >> "$scratch/run/rcu-cost/alloc-cost.jsonl"
 refused "refused: a window no pft run accounts for" "do not match" "wq rcu"
 # (opener_task is the last key of each line win() and drain() write: a sed
 # takes it off the lines it picks, as jq's del would, without a jq start.)
+# (a plugin that does not count interrupts apart: no such figure, the others as before)
+sed 's/,"irq":{[^}]*},"irq_functions":{[^}]*}//' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
+ktap_check "windows without interrupt counts (an older plugin): no figure without interrupts, pft's own task still given" \
+	sh -c '"$1" "$2" rcu wq 2>/dev/null | jq -e ".rcu.threads[\"1\"] | has(\"task_insns_nospin_noirq\") == false and .task_insns_nospin.mean > 100" > /dev/null' \
+	- "$root/scripts/alloc-cost.sh" "$scratch/run"
 sed '/"opener":"module"/!s/,"opener_task":.*}$/}/' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"
 refused "refused: pft windows without pft's own task (no __switch_to_asm, an old plugin)" "without pft's own task"
 grep -v '"opener":"module"' "$scratch/good" > "$scratch/run/rcu-cost/alloc-cost.jsonl"

@@ -13,12 +13,17 @@
 # their open). Output: one object per measured run, counts per fault:
 #   {threads, faults, kernel: {insns, loads, stores}, spin_insns,
 #    kernel_insns_nospin, kernel_loads_nospin, kernel_stores_nospin,
-#    task_insns, task_insns_nospin, user_insns, functions: {name: insns}}
+#    task_insns, task_insns_nospin, task_irq_insns, task_insns_nospin_noirq,
+#    user_insns, functions: {name: insns}}
 # ("spin": the functions of bench/plugin/spin-wait.list, passed as its text,
 # and their compiler clones (spin.jq);
 # task: pft's own threads, the plugin's opener_task, without what their
 # CPUs ran while a thread was blocked: the idle loop, other tasks, the
-# switches to and from them.)
+# switches to and from them; task_irq: what it ran inside interrupts
+# (opener_task.irq: asm_sysvec_*, asm_common_interrupt to their iretq: the
+# tick, IPIs, irq_work), whose number follows the wall clock, not the
+# faults; task_insns_nospin_noirq: pft's own without spin-wait and without
+# them. Null from a plugin that does not count interrupts apart.)
 # Anything that does not match is an error naming what.
 include "spin";
 def per(n): . / n;
@@ -44,6 +49,10 @@ def cost_runs($w; $pft; $spin_list):
           | [range(3) as $i | spun($fn; $i; $spin)] as $spun
           | ($ws | map(.opener_task.kernel.insns) | add) as $task
           | ([$ws[] | spun(.opener_task.functions; 0; $spin)] | add // 0) as $task_spun
+          | (if $ws | all(.opener_task.irq != null) then
+               ($ws | map(.opener_task.irq.insns) | add) as $irq
+               | {all: $irq, nospin: ($irq - ([$ws[] | spun(.opener_task.irq_functions; 0; $spin)] | add // 0))}
+             else null end) as $irq
           | [($ws | map(.kernel.insns) | add), ($ws | map(.kernel.loads) | add),
              ($ws | map(.kernel.stores) | add)] as $k
           | {threads: $run.threads, faults: $run.faults,
@@ -55,6 +64,8 @@ def cost_runs($w; $pft; $spin_list):
              kernel_stores_nospin: (($k[2] - $spun[2]) | per($run.faults)),
              task_insns: ($task | per($run.faults)),
              task_insns_nospin: (($task - $task_spun) | per($run.faults)),
+             task_irq_insns: (if $irq == null then null else $irq.all | per($run.faults) end),
+             task_insns_nospin_noirq: (if $irq == null then null else ($task - $task_spun - $irq.nospin) | per($run.faults) end),
              user_insns: ($ws | map(.user.insns) | add | per($run.faults)),
              functions: ($fn | map_values(.[0] | per($run.faults)))}]
       end)

@@ -509,13 +509,21 @@ def cost:
 			"plugin tells it apart at each context switch, __switch_to_asm), without what " +
 			"its CPU ran while the thread was blocked on its mm's lock (the switches into " +
 			"and out of idle, the idle loop, other tasks) and without spin-wait: the fault " +
-			"path itself, the count the host's scheduling of the vCPU threads sways least.")},
+			"path itself, the count the host's scheduling of the vCPU threads sways least. " +
+			"Without interrupts: the same without what the thread's CPU ran inside " +
+			"interrupts (the tick, IPIs, irq_work: from an asm_sysvec_* entry to its iretq), " +
+			"whose number follows the wall clock, which TCG stretches, not the faults; " +
+			"given beside it per fault.")},
 		{table: {head: ["variant", "threads", "pft's own threads: kernel insns/fault without spin-wait", "CV",
-			"vs \($base)", "left out (other tasks, idle, switches)/fault"],
-			align: "lrrrlr",
+			"vs \($base)", "left out (other tasks, idle, switches)/fault",
+			"without interrupts too", "CV", "vs \($base)", "interrupts/fault"],
+			align: "lrrrlrrrlr",
 			rows: [$order[] as $v | $ac[$v].threads | to_entries | sort_by(.key | tonumber)[] | .key as $t | .value
 				| [$v, $t, (.task_insns_nospin | ms), (.task_insns_nospin | cv), (.task_insns_nospin.vs_baseline | vs($v)),
-				   (if .task_insns == null then "–" else (.kernel_insns.mean - .task_insns.mean) | rnd(1) | tostring end)]]}},
+				   (if .task_insns == null then "–" else (.kernel_insns.mean - .task_insns.mean) | rnd(1) | tostring end),
+				   (.task_insns_nospin_noirq | ms), (.task_insns_nospin_noirq | cv),
+				   (.task_insns_nospin_noirq.vs_baseline | vs($v)),
+				   (if .task_irq_insns == null then "–" else .task_irq_insns.mean | rnd(1) | tostring end)]]}},
 		{p: ("What counting leaves out: cache misses, memory latency and a lock's cache-line " +
 			"bouncing between CPUs, which only hardware shows; TCG models no cache, so every " +
 			"instruction costs the same here. What it counts that hardware counters would " +
