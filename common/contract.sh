@@ -32,7 +32,10 @@
 #   movable_cycles param: ZONE_MOVABLE cycles per stress phase (default 3)
 #   cost_runs     param: counted pft runs per thread count, scenario cost (5)
 #   cost_mib      param: MiB per pft thread and round there (default 8)
-#   cost_rounds   param: pft rounds there (default 2)
+#   cost_rounds   param: pft rounds there (default 16)
+#   cost_mode     param: pft's workers there: "processes" (an mm each, each
+#                 round begun together: pft -P -S; the default) or
+#                 "threads" (one process's, as before Dec 7)
 #   decoy         param: rounds of the decoy (hammer/decoy.c) in the hammer
 #                 window, each one IPI and one work item to every isolated
 #                 CPU, spread over the window (default 0: no decoy)
@@ -59,8 +62,8 @@
 # The rthog hog's defaults, read by the guest's scenario and by the host's
 # check of the settings before anything boots (inputs.sh qc_check_rthog).
 QC_RTHOG_DEFAULT_PRIO=10 QC_RTHOG_DEFAULT_PERIOD_MS=1200 QC_RTHOG_DEFAULT_SPIN_MS=900
-QC_GUEST_PARAMS="scenario duration isolated housekeeping timeout probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy results lab origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
-QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds decoy results origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
+QC_GUEST_PARAMS="scenario duration isolated housekeeping timeout probes audit sends refill rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds cost_mode decoy results lab origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
+QC_PARAMS_SETTABLE="rate bench_runs plant refill_ms refill_pages oslat_settle bench_cpus movable_cycles cost_runs cost_mib cost_rounds cost_mode decoy results origins rthog_cpu rthog_prio rthog_period_ms rthog_spin_ms"
 
 # --- a run: results/<run-id>/ -----------------------------------------------
 QC_RUN_TXT=run.txt          # every entry point (lib/runs.sh qc_run_txt) -> summarize.sh
