@@ -14,6 +14,22 @@
 # rcu's difference from wq was "significant" both ways (+0.26 %, -0.16 %
 # at 2 threads). A difference of 10 times the floor (1 %) is more than
 # four times that move, and is compared at any CV.
+# What moved it was not the allocator (docs/findings.md, "Counted cost at
+# 2-3 threads", Dec 7): pft's threads blocking and spinning on their
+# shared mmap_lock, find_vma()'s walk of a tree whose shape the randomised
+# layout and the threads' own mappings set (116-178 instructions a fault),
+# the interrupts a window takes (1.9-16 a fault, as many as the wall clock
+# allows), and the buddy allocator's merging, which follows the phase the
+# workers' frees keep. The cost scenario now runs pft's workers as
+# processes that start each round together, 16 rounds, with randomisation
+# off, and the figure to hold to this floor is pft's own without
+# spin-wait and without interrupts (task_insns_nospin_noirq): CV
+# 0.002-0.062 % at 1-3 workers for wq, rcu and spinlock, 2-4 boots each.
+# Within a boot, that is: at 3 workers rcu's mean moved 0.23 % between two
+# of four boots, one of them on a loaded host (the buddy lists' merging,
+# as the host ran three vCPU threads on two cores), so a difference under
+# ~0.25 % there between variants booted once each is not yet one, whatever
+# Welch says.
 QC_COST_CV_FLOOR=0.1
 
 # qc_welch SCRATCH: the path of an up-to-date welch. When it is out of
