@@ -91,10 +91,15 @@ void hwtime_entry(struct hwtime *h, int vec, int cpu)
 }
 
 /*
- * "qc: RES counts N0 N1 ...": at a vector's first marker each CPU's count
- * says how many came before the first traced one (those traced before the
- * marker are in it too); at the last, the trace must hold every one
- * counted in between.
+ * "qc: RES counts N0 N1 ...": each CPU's count C was read after the last
+ * "qc: counts read" (when there was one since the vector's last counts)
+ * and before this marker, so the entries it covers number between lo, those
+ * traced before the read marker, and hi, those traced before this one:
+ * C = base + x with x in [lo, hi], base the number of the one before the
+ * first traced. From the first counts to these the kernel counted K; the
+ * trace holds every one iff some x_first and x_now give K = x_now - x_first,
+ * and each entry's number is known iff the two counts leave one base.
+ * Without read markers (a trace from before them) lo = hi: exact.
  */
 void hwtime_marker(struct hwtime *h, const char *text)
 {
@@ -103,6 +108,13 @@ void hwtime_marker(struct hwtime *h, const char *text)
 	const char *p;
 	int vec, n = 0, cpu, used;
 
+	if (!strcmp(text, HWTIME_READ_MARK)) {
+		for (vec = 0; vec < HW_NVEC; vec++) {
+			h->reading[vec] = true;
+			memcpy(h->at_read[vec], h->traced[vec], sizeof(h->at_read[vec]));
+		}
+		return;
+	}
 	if (sscanf(text, "qc: %7[A-Z] counts%n", name, &used) != 1)
 		return;
 	for (vec = 0; vec < HW_NVEC && strcmp(name, hwtime_count[vec]); vec++)
@@ -115,14 +127,32 @@ void hwtime_marker(struct hwtime *h, const char *text)
 		n++;
 	}
 	for (cpu = 0; cpu < n; cpu++) {
-		if (!h->nmarks[vec])
-			h->base[vec][cpu] = counts[cpu] - h->traced[vec][cpu];
-		else {
-			h->kernel[vec][cpu] = counts[cpu] - h->base[vec][cpu];
-			h->held[vec][cpu] = h->traced[vec][cpu];
-			h->matched[vec][cpu] = h->kernel[vec][cpu] == h->held[vec][cpu] ? 1 : -1;
+		long c = counts[cpu], hi = h->traced[vec][cpu];
+		long lo = h->reading[vec] ? h->at_read[vec][cpu] : hi;
+		long bmin, bmax;
+
+		if (!h->nmarks[vec]) {
+			h->first_count[vec][cpu] = c;
+			h->first_lo[vec][cpu] = lo;
+			h->first_hi[vec][cpu] = hi;
+			h->base[vec][cpu] = c - hi;
+			continue;
 		}
+		h->kernel[vec][cpu] = c - h->first_count[vec][cpu];
+		h->held_lo[vec][cpu] = lo - h->first_hi[vec][cpu];
+		h->held_hi[vec][cpu] = hi - h->first_lo[vec][cpu];
+		if (h->kernel[vec][cpu] < h->held_lo[vec][cpu] || h->kernel[vec][cpu] > h->held_hi[vec][cpu]) {
+			h->matched[vec][cpu] = -1;
+			continue;
+		}
+		bmin = c - hi > h->first_count[vec][cpu] - h->first_hi[vec][cpu] ?
+		       c - hi : h->first_count[vec][cpu] - h->first_hi[vec][cpu];
+		bmax = c - lo < h->first_count[vec][cpu] - h->first_lo[vec][cpu] ?
+		       c - lo : h->first_count[vec][cpu] - h->first_lo[vec][cpu];
+		h->base[vec][cpu] = bmin;
+		h->matched[vec][cpu] = bmin == bmax ? 1 : 0;
 	}
+	h->reading[vec] = false;
 	h->nmarks[vec]++;
 }
 
@@ -150,9 +180,12 @@ bool hwtime_received_all(const struct hwtime *h, int cpu, char *err, size_t len)
 	for (vec = 0; vec < HW_NVEC; vec++)
 		if (cpu >= 0 && cpu < HWTIME_CPUS && h->matched[vec][cpu] == -1) {
 			snprintf(err, len,
-				 "the kernel counted %ld %s vectors (%s) on isolated CPU %d between the trace's first and last counts, the trace holds %ld: vector entries are missing from it (or a count was taken while one came in); re-run the variant",
+				 "the kernel counted %ld %s vectors (%s) on isolated CPU %d between the trace's first and last counts, the trace holds %ld%s%.0ld: vector entries are missing from it, or more were traced than counted; re-run the variant",
 				 h->kernel[vec][cpu], hwtime_vector[vec], hwtime_count[vec], cpu,
-				 h->held[vec][cpu]);
+				 /* "N", or "N to M" when some came as the counts were read */
+				 h->held_lo[vec][cpu],
+				 h->held_lo[vec][cpu] == h->held_hi[vec][cpu] ? "" : " to ",
+				 h->held_lo[vec][cpu] == h->held_hi[vec][cpu] ? 0L : h->held_hi[vec][cpu]);
 			return false;
 		}
 	return true;

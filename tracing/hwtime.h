@@ -17,7 +17,10 @@
  * reschedule IPIs, irq_work IPIs and local timer ticks from boot, as the
  * kernel's RES, IWI and LOC counts do, and the guest writes those counts
  * into the trace at its start and end ("qc: RES counts N0 N1 ..."), so
- * each traced vector entry's number is known.
+ * each traced vector entry's number is known. It writes "qc: counts read"
+ * just before it reads them: an entry traced between that marker and the
+ * counts' own may be in the counts or not, and the check and the
+ * numbering allow for exactly those (hwtime_marker()).
  */
 #ifndef QC_HWTIME_H
 #define QC_HWTIME_H
@@ -26,6 +29,8 @@
 #include <stddef.h>
 
 #define HWTIME_CPUS 64
+/* The guest's marker just before it reads the counts (trace-lib.sh). */
+#define HWTIME_READ_MARK "qc: counts read"
 
 /* The vectors counted: the trace's name, the kernel's count's name. */
 enum { HW_RES, HW_IWI, HW_LOC, HW_NVEC };
@@ -50,13 +55,25 @@ struct hwtime {
 	/* pass 1, per vector and CPU: traced entries so far, the markers */
 	long traced[HW_NVEC][HWTIME_CPUS];
 	int nmarks[HW_NVEC];
+	/*
+	 * The guest reads its counts between a "qc: counts read" marker and
+	 * the counts' own: an entry traced between the two may be in a count
+	 * or not. reading: a read marker came since the vector's last counts;
+	 * at_read: the traced entries at it;
+	 * first_*: the first counts, and the traced entries it lies between.
+	 */
+	bool reading[HW_NVEC];
+	long at_read[HW_NVEC][HWTIME_CPUS];
+	long first_count[HW_NVEC][HWTIME_CPUS], first_lo[HW_NVEC][HWTIME_CPUS], first_hi[HW_NVEC][HWTIME_CPUS];
 	long base[HW_NVEC][HWTIME_CPUS];	/* number of the one before the first traced */
-	/* 1 the trace holds every one counted between the markers, -1 it
-	   does not (so they cannot be numbered), 0 no marker */
+	/* 1 the trace holds every one counted between the markers and each
+	   entry's number is known, 0 it holds every one but which an entry
+	   read at the same time as a count was is not known (so none is
+	   numbered), -1 it does not hold them all; 0 also: no marker yet */
 	int matched[HW_NVEC][HWTIME_CPUS];
-	/* at the last marker: the kernel's count since the one before the
-	   first traced entry, and the trace's entries then */
-	long kernel[HW_NVEC][HWTIME_CPUS], held[HW_NVEC][HWTIME_CPUS];
+	/* at the last marker: the kernel's count since the first, and the
+	   trace's entries since the first, at most and at least */
+	long kernel[HW_NVEC][HWTIME_CPUS], held_lo[HW_NVEC][HWTIME_CPUS], held_hi[HW_NVEC][HWTIME_CPUS];
 };
 
 /*

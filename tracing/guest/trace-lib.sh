@@ -10,8 +10,12 @@ warn() { echo "${0##*/}: $*" >&2; }
 # into the trace as "qc: RES counts N0 N1 ...", and so on: the qc-entry
 # plugin numbers each CPU's interrupts the same way, and the analyzer
 # matches its counts to the traced vectors by that order
-# (tracing/README.md, "Hardware time").
+# (tracing/README.md, "Hardware time"). "qc: counts read" goes first: a
+# vector traced between it and the counts' markers may or may not be in
+# the counts, and the analyzer allows for exactly those (hwtime.h
+# HWTIME_READ_MARK).
 irq_marks() {
+	echo "qc: counts read" > "$T/trace_marker"
 	awk '$1 == "RES:" || $1 == "IWI:" || $1 == "LOC:" {
 		printf "qc: %s counts", substr($1, 1, 3)
 		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) printf " %s", $i
