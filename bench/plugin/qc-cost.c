@@ -185,6 +185,27 @@ static int in_irq(const struct vcpu *c)
 	return c->ctx_depth && (c->ctx_kinds & ((c->ctx_depth >= 64 ? 0 : 1ull << c->ctx_depth) - 1));
 }
 
+/*
+ * A kernel instruction or access (@what) in System.map function @k (from
+ * 1): in the window's counts and the function's, and, while the opener's
+ * task runs, in its counts too, and inside an interrupt in those of that.
+ */
+static inline void count_kernel(struct vcpu *c, uintptr_t k, int what)
+{
+	uint64_t *fn = &c->fn[(k - 1) * FN_SETS * NCOUNT];
+
+	c->count[KERNEL][what]++;
+	fn[what]++;
+	if (!c->in_opener)
+		return;
+	c->task_count[what]++;
+	fn[NCOUNT + what]++;
+	if (in_irq(c)) {
+		c->irq_count[what]++;
+		fn[2 * NCOUNT + what]++;
+	}
+}
+
 static void on_insn(unsigned int index, void *udata)
 {
 	struct vcpu *c = vcpu_of(index);
@@ -199,16 +220,7 @@ static void on_insn(unsigned int index, void *udata)
 		c->ctx_kinds = 0;
 		return;
 	}
-	c->count[KERNEL][INSNS]++;
-	c->fn[(k - 1) * FN_SETS * NCOUNT + INSNS]++;
-	if (c->in_opener) {
-		c->task_count[INSNS]++;
-		c->fn[(k - 1) * FN_SETS * NCOUNT + NCOUNT + INSNS]++;
-		if (in_irq(c)) {
-			c->irq_count[INSNS]++;
-			c->fn[(k - 1) * FN_SETS * NCOUNT + 2 * NCOUNT + INSNS]++;
-		}
-	}
+	count_kernel(c, k, INSNS);
 }
 
 static void on_mem(unsigned int index, qemu_plugin_meminfo_t info,
@@ -225,16 +237,7 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info,
 		c->count[USER][what]++;
 		return;
 	}
-	c->count[KERNEL][what]++;
-	c->fn[(k - 1) * FN_SETS * NCOUNT + what]++;
-	if (c->in_opener) {
-		c->task_count[what]++;
-		c->fn[(k - 1) * FN_SETS * NCOUNT + NCOUNT + what]++;
-		if (in_irq(c)) {
-			c->irq_count[what]++;
-			c->fn[(k - 1) * FN_SETS * NCOUNT + 2 * NCOUNT + what]++;
-		}
-	}
+	count_kernel(c, k, what);
 }
 
 /*
