@@ -218,7 +218,7 @@ def judge($policy):
   # its schema's to check, docs/schemas/analysis.json, before the judge
   # reads it.)
   def lacking($a): [$isolated[] | select(entry($a; .) | type != "object" or (.origins | type) != "object")];
-  def causes_text: if (. // []) == [] then "none" else join(" ") end;
+  def list_text: if (. // []) == [] then "none" else join(" ") end;
   # Why an analysis cannot be judged (null: it can). $name: its file;
   # $functions: the drain's functions it must have been charged by.
   def no_origins($a; $name):
@@ -226,7 +226,7 @@ def judge($policy):
       "\($dir)/\($name) has no origins: its trace lacks the send-side probes (\($a.origin_probes.missing // "an analysis from before them")), so no interruption can be traced to its sender and the rule by cause cannot decide (it never falls back to timing): re-run the variant" end;
   def wrong_functions($a; $name; $functions):
     if ($a.policy.drain_functions // []) == $functions then null else
-      "\($dir)/\($name) was charged with the drain's functions [\($a.policy.drain_functions | causes_text)], not [\($functions | causes_text)]: re-run \($reanalyze)" end;
+      "\($dir)/\($name) was charged with the drain's functions [\($a.policy.drain_functions | list_text)], not [\($functions | list_text)]: re-run \($reanalyze)" end;
   def bad_analysis($a; $name; $functions):
     lacking($a) as $l
     | if no_origins($a; $name) != null then no_origins($a; $name)

@@ -129,7 +129,8 @@ void hwtime_marker(struct hwtime *h, const char *text)
 	for (cpu = 0; cpu < n; cpu++) {
 		long c = counts[cpu], hi = h->traced[vec][cpu];
 		long lo = h->reading[vec] ? h->at_read[vec][cpu] : hi;
-		long bmin, bmax;
+		/* the bases the first counts allow, and these */
+		long first_bmin, first_bmax, bmin, bmax;
 
 		if (!h->nmarks[vec]) {
 			h->first_count[vec][cpu] = c;
@@ -145,10 +146,10 @@ void hwtime_marker(struct hwtime *h, const char *text)
 			h->matched[vec][cpu] = -1;
 			continue;
 		}
-		bmin = c - hi > h->first_count[vec][cpu] - h->first_hi[vec][cpu] ?
-		       c - hi : h->first_count[vec][cpu] - h->first_hi[vec][cpu];
-		bmax = c - lo < h->first_count[vec][cpu] - h->first_lo[vec][cpu] ?
-		       c - lo : h->first_count[vec][cpu] - h->first_lo[vec][cpu];
+		first_bmin = h->first_count[vec][cpu] - h->first_hi[vec][cpu];
+		first_bmax = h->first_count[vec][cpu] - h->first_lo[vec][cpu];
+		bmin = c - hi > first_bmin ? c - hi : first_bmin;
+		bmax = c - lo < first_bmax ? c - lo : first_bmax;
 		h->base[vec][cpu] = bmin;
 		h->matched[vec][cpu] = bmin == bmax ? 1 : 0;
 	}
@@ -179,13 +180,15 @@ bool hwtime_received_all(const struct hwtime *h, int cpu, char *err, size_t len)
 
 	for (vec = 0; vec < HW_NVEC; vec++)
 		if (cpu >= 0 && cpu < HWTIME_CPUS && h->matched[vec][cpu] == -1) {
+			/* "N", or "N to M" when some came as the counts were read */
+			char held[48];
+			int n = snprintf(held, sizeof(held), "%ld", h->held_lo[vec][cpu]);
+
+			if (h->held_hi[vec][cpu] != h->held_lo[vec][cpu])
+				snprintf(held + n, sizeof(held) - n, " to %ld", h->held_hi[vec][cpu]);
 			snprintf(err, len,
-				 "the kernel counted %ld %s vectors (%s) on isolated CPU %d between the trace's first and last counts, the trace holds %ld%s%.0ld: vector entries are missing from it, or more were traced than counted; re-run the variant",
-				 h->kernel[vec][cpu], hwtime_vector[vec], hwtime_count[vec], cpu,
-				 /* "N", or "N to M" when some came as the counts were read */
-				 h->held_lo[vec][cpu],
-				 h->held_lo[vec][cpu] == h->held_hi[vec][cpu] ? "" : " to ",
-				 h->held_lo[vec][cpu] == h->held_hi[vec][cpu] ? 0L : h->held_hi[vec][cpu]);
+				 "the kernel counted %ld %s vectors (%s) on isolated CPU %d between the trace's first and last counts, the trace holds %s: vector entries are missing from it, or more were traced than counted; re-run the variant",
+				 h->kernel[vec][cpu], hwtime_vector[vec], hwtime_count[vec], cpu, held);
 			return false;
 		}
 	return true;
